@@ -1,0 +1,3 @@
+from icelint.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,174 @@
+"""Parsed statements → ordered steps of typed changes. The only module that reads the syntax tree."""
+
+from __future__ import annotations
+
+from functools import singledispatch
+from itertools import count
+from typing import Iterable, Iterator
+
+from icelint import changes as ch
+from icelint.syntax import ast
+
+DATA_WRITING = ("insert", "update", "delete", "merge", "truncate")
+
+
+def lower_files(files: Iterable[ast.ParsedFile]) -> list[ch.Step]:
+    """All statements of all files, in order, as steps; indexes run across files."""
+    counter = count()
+    out: list[ch.Step] = []
+    for f in files:
+        for stmt in f.statements:
+            out.append(lower_statement(stmt, next(counter)))
+    return out
+
+
+def _spec(c: ast.ColumnDef) -> ch.ColumnSpec:
+    pos = c.position
+    return ch.ColumnSpec(
+        path=c.path.parts,
+        type=c.type,
+        required=c.not_null,
+        doc=c.comment,
+        default=c.default,
+        first=bool(pos and pos.first),
+        after=pos.after.parts if pos and pos.after else None,
+        span=c.span,
+    )
+
+
+@singledispatch
+def lower_statement(stmt: object, index: int) -> ch.Step:  # pragma: no cover - every node is registered
+    raise TypeError(f"cannot lower {type(stmt).__name__}")
+
+
+@lower_statement.register
+def _(stmt: ast.Unparsed, index: int) -> ch.Step:
+    return ch.ParseFailure(stmt.message, stmt.span, stmt.error_span, index)
+
+
+@lower_statement.register
+def _(stmt: ast.SetConfig, index: int) -> ch.Step:
+    return ch.SessionConfig(stmt.key, stmt.value, stmt.span, index)
+
+
+@lower_statement.register
+def _(stmt: ast.Other, index: int) -> ch.Step:
+    if stmt.table is not None and stmt.keyword.split()[0] in DATA_WRITING:
+        return ch.Commit(stmt.table.dotted, stmt.table.span, (ch.WriteData(stmt.keyword, stmt.span),), stmt.span, index)
+    return ch.Passive(stmt.keyword, stmt.span, index)
+
+
+@lower_statement.register
+def _(stmt: ast.Call, index: int) -> ch.Step:
+    table = _call_table(stmt)
+    change = ch.CallProcedure(stmt.procedure_name, stmt.args, stmt.span)
+    if table is None:
+        return ch.Passive(f"call {stmt.procedure_name}", stmt.span, index)
+    return ch.Commit(table, stmt.span, (change,), stmt.span, index)
+
+
+def _call_table(stmt: ast.Call) -> str | None:
+    """The `table` argument of an Iceberg procedure (named, or the first positional one)."""
+    for name, raw in stmt.args:
+        if name is not None and name.lower() == "table":
+            return _unquote(raw)
+    for name, raw in stmt.args:
+        if name is None:
+            return _unquote(raw)
+    return None
+
+
+def _unquote(raw: str) -> str:
+    raw = raw.strip()
+    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+        return raw[1:-1]
+    return raw
+
+
+@lower_statement.register
+def _(stmt: ast.DropTable, index: int) -> ch.Step:
+    return ch.Commit(stmt.table.dotted, stmt.table.span, (ch.DropTable(stmt.if_exists, stmt.purge, stmt.span),), stmt.span, index)
+
+
+@lower_statement.register
+def _(stmt: ast.CreateTable, index: int) -> ch.Step:
+    change = ch.CreateTable(
+        columns=tuple(_spec(c) for c in stmt.columns),
+        partition_by=stmt.partitioned_by,
+        properties=stmt.properties,
+        location=stmt.location,
+        comment=stmt.comment,
+        using=stmt.using,
+        or_replace=stmt.or_replace,
+        replace_only=stmt.replace,
+        if_not_exists=stmt.if_not_exists,
+        as_select=stmt.as_select,
+        span=stmt.span,
+    )
+    return ch.Commit(stmt.table.dotted, stmt.table.span, (change,), stmt.span, index)
+
+
+@lower_statement.register
+def _(stmt: ast.AlterTable, index: int) -> ch.Step:
+    changes = tuple(_lower_action(stmt.action, stmt.span))
+    return ch.Commit(stmt.table.dotted, stmt.table.span, changes, stmt.span, index)
+
+
+def _lower_action(a: ast.AlterAction, span) -> Iterator[ch.TableChange]:  # noqa: C901 - a flat dispatch
+    if isinstance(a, ast.AddColumns):
+        for c in a.columns:
+            yield ch.AddColumn(_spec(c), c.span, a.if_not_exists)
+    elif isinstance(a, ast.DropColumns):
+        for p in a.paths:
+            yield ch.DeleteColumn(p.parts, p.span, a.if_exists)
+    elif isinstance(a, ast.RenameColumn):
+        yield ch.RenameColumn(a.path.parts, a.new_name.dotted, span)
+    elif isinstance(a, ast.AlterColumnType):
+        yield ch.UpdateColumnType(a.path.parts, a.type, span)
+    elif isinstance(a, ast.AlterColumnNullability):
+        yield ch.UpdateColumnRequired(a.path.parts, a.not_null, span)
+    elif isinstance(a, ast.AlterColumnComment):
+        yield ch.UpdateColumnDoc(a.path.parts, a.comment, span)
+    elif isinstance(a, ast.AlterColumnPosition):
+        p = a.position
+        yield ch.MoveColumn(a.path.parts, p.first, p.after.parts if p.after else None, span)
+    elif isinstance(a, ast.AlterColumnDefault):
+        yield ch.UpdateColumnDefault(a.path.parts, a.default, span)
+    elif isinstance(a, ast.ChangeColumn):
+        p = a.position
+        yield ch.HiveChangeColumn(
+            a.path.parts,
+            a.new_name.dotted,
+            a.type,
+            a.not_null,
+            a.comment,
+            bool(p and p.first),
+            p.after.parts if p and p.after else None,
+            span,
+        )
+    elif isinstance(a, ast.ReplaceColumns):
+        yield ch.ReplaceColumns(tuple(_spec(c) for c in a.columns), span)
+    elif isinstance(a, ast.SetProperties):
+        yield ch.SetProperties(a.properties, span)
+    elif isinstance(a, ast.UnsetProperties):
+        yield ch.UnsetProperties(a.keys, a.if_exists, span)
+    elif isinstance(a, ast.RenameTable):
+        yield ch.RenameTable(a.new_name.dotted, span)
+    elif isinstance(a, ast.SetLocation):
+        yield ch.SetLocation(a.location, span)
+    elif isinstance(a, ast.AddPartitionField):
+        yield ch.AddPartitionField(a.transform, a.name, span)
+    elif isinstance(a, ast.DropPartitionField):
+        yield ch.DropPartitionField(a.transform, span)
+    elif isinstance(a, ast.ReplacePartitionField):
+        yield ch.ReplacePartitionField(a.old, a.new, a.name, span)
+    elif isinstance(a, ast.WriteSpec):
+        yield ch.SetWriteOrder(a.distributed, a.locally, a.unordered, a.order, span)
+    elif isinstance(a, ast.SetIdentifierFields):
+        yield ch.SetIdentifierFields(tuple(p.parts for p in a.paths), tuple(p.span for p in a.paths), span)
+    elif isinstance(a, ast.DropIdentifierFields):
+        yield ch.DropIdentifierFields(tuple(p.parts for p in a.paths), tuple(p.span for p in a.paths), span)
+    elif isinstance(a, ast.BranchOrTag):
+        yield ch.NoEffect(f"{a.verb} {a.kind}", span)
+    else:  # pragma: no cover
+        raise TypeError(f"cannot lower {type(a).__name__}")

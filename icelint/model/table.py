@@ -1,0 +1,250 @@
+"""Iceberg table state: schemas, partition specs, sort orders, identifier fields, properties.
+
+Immutable values mirroring metadata.json (format v1, v2, v3). The replay produces a new
+`TableMetadata` per change; history (every schema, spec and sort order ever) is kept as Iceberg keeps it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, Iterator, Mapping
+
+from icelint.model.types import NestedField, StructType, Type, children, walk
+
+Path = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Schema:
+    schema_id: int
+    fields: tuple[NestedField, ...]
+    identifier_field_ids: tuple[int, ...] = ()
+
+    @property
+    def struct(self) -> StructType:
+        return StructType(self.fields)
+
+    @cached_property
+    def _by_id(self) -> dict[int, tuple[Path, NestedField]]:
+        return {f.id: (p, f) for p, f in walk(self.fields)}
+
+    @cached_property
+    def _parents(self) -> dict[int, int | None]:
+        out: dict[int, int | None] = {}
+
+        def visit(fields: tuple[NestedField, ...], parent: int | None) -> None:
+            for f in fields:
+                out[f.id] = parent
+                kids = children(f.type)
+                if kids:
+                    visit(kids, f.id)
+
+        visit(self.fields, None)
+        return out
+
+    def field_by_id(self, field_id: int) -> NestedField | None:
+        hit = self._by_id.get(field_id)
+        return hit[1] if hit else None
+
+    def path_of(self, field_id: int) -> Path | None:
+        hit = self._by_id.get(field_id)
+        return hit[0] if hit else None
+
+    def name_of(self, field_id: int) -> str | None:
+        p = self.path_of(field_id)
+        return ".".join(p) if p else None
+
+    def parent_id(self, field_id: int) -> int | None:
+        return self._parents.get(field_id)
+
+    def ancestors(self, field_id: int) -> list[NestedField]:
+        out = []
+        pid = self._parents.get(field_id)
+        while pid is not None:
+            out.append(self._by_id[pid][1])
+            pid = self._parents.get(pid)
+        return out
+
+    def all_fields(self) -> Iterator[tuple[Path, NestedField]]:
+        return walk(self.fields)
+
+    @property
+    def highest_field_id(self) -> int:
+        return max(self._by_id, default=0)
+
+    def same_as(self, other: Schema) -> bool:
+        """Iceberg's `sameSchema`: same struct and identifier fields (ids ignored for the schema id)."""
+        return self.fields == other.fields and set(self.identifier_field_ids) == set(other.identifier_field_ids)
+
+    def find(self, path: Path, case_sensitive: bool = True) -> NestedField | None:
+        """Resolve a dotted path; list/map children are named element/key/value."""
+        fields = self.fields
+        found: NestedField | None = None
+        for part in path:
+            found = None
+            want = part if case_sensitive else part.lower()
+            for f in fields:
+                if (f.name if case_sensitive else f.name.lower()) == want:
+                    found = f
+                    break
+            if found is None:
+                return None
+            fields = children(found.type)
+        return found
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "struct", "schema-id": self.schema_id}
+        if self.identifier_field_ids:
+            out["identifier-field-ids"] = list(self.identifier_field_ids)
+        out["fields"] = [f.to_json() for f in self.fields]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionField:
+    source_id: int
+    field_id: int
+    name: str
+    transform: str  # identity, bucket[16], truncate[4], year, month, day, hour, void
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "transform": self.transform, "source-id": self.source_id, "field-id": self.field_id}
+
+    def __str__(self) -> str:
+        return f"{self.field_id}: {self.name}: {self.transform}({self.source_id})"
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionSpec:
+    spec_id: int
+    fields: tuple[PartitionField, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"spec-id": self.spec_id, "fields": [f.to_json() for f in self.fields]}
+
+    def compatible_with(self, other: PartitionSpec) -> bool:
+        """Iceberg's `PartitionSpec.compatibleWith` (the spec id is ignored)."""
+        if len(self.fields) != len(other.fields):
+            return False
+        return all(
+            a.field_id == b.field_id and a.source_id == b.source_id and a.transform == b.transform and a.name == b.name
+            for a, b in zip(self.fields, other.fields)
+        )
+
+    @property
+    def is_unpartitioned(self) -> bool:
+        return all(f.transform == "void" for f in self.fields)
+
+
+@dataclass(frozen=True, slots=True)
+class SortField:
+    transform: str
+    source_id: int
+    direction: str  # asc | desc
+    null_order: str  # nulls-first | nulls-last
+
+    def to_json(self) -> dict[str, Any]:
+        return {"transform": self.transform, "source-id": self.source_id, "direction": self.direction, "null-order": self.null_order}
+
+    def __str__(self) -> str:
+        nulls = "NULLS FIRST" if self.null_order == "nulls-first" else "NULLS LAST"
+        return f"{self.transform}({self.source_id}) {self.direction.upper()} {nulls}"
+
+
+@dataclass(frozen=True, slots=True)
+class SortOrder:
+    order_id: int
+    fields: tuple[SortField, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"order-id": self.order_id, "fields": [f.to_json() for f in self.fields]}
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    snapshot_id: int
+    schema_id: int | None
+    timestamp_ms: int
+
+
+UNSORTED = SortOrder(0, ())
+
+
+@dataclass(frozen=True)
+class TableMetadata:
+    """One table's state at one point of the replay."""
+
+    format_version: int
+    schemas: tuple[Schema, ...]
+    current_schema_id: int
+    last_column_id: int
+    specs: tuple[PartitionSpec, ...]
+    default_spec_id: int
+    last_partition_id: int
+    sort_orders: tuple[SortOrder, ...] = (UNSORTED,)
+    default_sort_order_id: int = 0
+    properties: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    location: str | None = None
+    table_uuid: str | None = None
+    snapshots: tuple[Snapshot, ...] = ()
+    current_snapshot_id: int | None = None
+    has_data: bool = False  # a snapshot exists (from metadata), or rows were written by the scripts
+
+    @cached_property
+    def schema(self) -> Schema:
+        for s in self.schemas:
+            if s.schema_id == self.current_schema_id:
+                return s
+        raise KeyError(self.current_schema_id)
+
+    @cached_property
+    def spec(self) -> PartitionSpec:
+        for s in self.specs:
+            if s.spec_id == self.default_spec_id:
+                return s
+        raise KeyError(self.default_spec_id)
+
+    @cached_property
+    def sort_order(self) -> SortOrder:
+        for s in self.sort_orders:
+            if s.order_id == self.default_sort_order_id:
+                return s
+        return UNSORTED
+
+    def schema_by_id(self, schema_id: int) -> Schema | None:
+        for s in self.schemas:
+            if s.schema_id == schema_id:
+                return s
+        return None
+
+    def evolve(self, **changes: Any) -> TableMetadata:
+        return replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as a metadata.json object (the keys Iceberg's TableMetadataParser writes)."""
+        out: dict[str, Any] = {"format-version": self.format_version}
+        if self.table_uuid:
+            out["table-uuid"] = self.table_uuid
+        if self.location:
+            out["location"] = self.location
+        out["last-column-id"] = self.last_column_id
+        out["current-schema-id"] = self.current_schema_id
+        if self.format_version == 1:
+            out["schema"] = self.schema.to_json()
+        out["schemas"] = [s.to_json() for s in self.schemas]
+        out["default-spec-id"] = self.default_spec_id
+        if self.format_version == 1:
+            out["partition-spec"] = [f.to_json() for f in self.spec.fields]
+        out["partition-specs"] = [s.to_json() for s in self.specs]
+        out["last-partition-id"] = self.last_partition_id
+        out["default-sort-order-id"] = self.default_sort_order_id
+        out["sort-orders"] = [s.to_json() for s in self.sort_orders]
+        out["properties"] = dict(self.properties)
+        return out
+
+
+def field_type_at(schema: Schema, field_id: int) -> Type | None:
+    f = schema.field_by_id(field_id)
+    return f.type if f else None

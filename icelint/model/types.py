@@ -1,0 +1,289 @@
+"""Iceberg's type system as immutable values, with metadata.json's JSON form.
+
+Kept free of pyiceberg on purpose: `icelint check` must start fast, and the replay needs exact
+control over ids. The JSON produced here is what Iceberg's `SchemaParser.toJson` writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterator
+
+
+class Type:
+    """Base of every Iceberg type."""
+
+    __slots__ = ()
+
+    @property
+    def is_primitive(self) -> bool:
+        return True
+
+    @property
+    def is_nested(self) -> bool:
+        return not self.is_primitive
+
+    def to_json(self) -> Any:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class PrimitiveType(Type):
+    """`int`, `long`, `string`, `timestamptz`, `decimal(10, 2)`, `fixed[16]`, ... by their Iceberg name."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_json(self) -> Any:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class DecimalType(PrimitiveType):
+    precision: int = 0
+    scale: int = 0
+
+    @staticmethod
+    def of(precision: int, scale: int) -> DecimalType:
+        return DecimalType(f"decimal({precision}, {scale})", precision, scale)
+
+
+@dataclass(frozen=True, slots=True)
+class FixedType(PrimitiveType):
+    length: int = 0
+
+    @staticmethod
+    def of(length: int) -> FixedType:
+        return FixedType(f"fixed[{length}]", length)
+
+
+BOOLEAN = PrimitiveType("boolean")
+INT = PrimitiveType("int")
+LONG = PrimitiveType("long")
+FLOAT = PrimitiveType("float")
+DOUBLE = PrimitiveType("double")
+DATE = PrimitiveType("date")
+TIME = PrimitiveType("time")
+TIMESTAMP = PrimitiveType("timestamp")
+TIMESTAMPTZ = PrimitiveType("timestamptz")
+TIMESTAMP_NS = PrimitiveType("timestamp_ns")
+TIMESTAMPTZ_NS = PrimitiveType("timestamptz_ns")
+STRING = PrimitiveType("string")
+UUID = PrimitiveType("uuid")
+BINARY = PrimitiveType("binary")
+UNKNOWN = PrimitiveType("unknown")
+VARIANT = PrimitiveType("variant")
+
+_SIMPLE = {
+    t.name: t
+    for t in (
+        BOOLEAN, INT, LONG, FLOAT, DOUBLE, DATE, TIME, TIMESTAMP, TIMESTAMPTZ, TIMESTAMP_NS,
+        TIMESTAMPTZ_NS, STRING, UUID, BINARY, UNKNOWN, VARIANT,
+    )
+}
+V3_ONLY = frozenset({"timestamp_ns", "timestamptz_ns", "unknown", "variant", "geometry", "geography"})
+
+
+@dataclass(frozen=True, slots=True)
+class NestedField:
+    id: int
+    name: str
+    type: Type
+    required: bool = False
+    doc: str | None = None
+
+    def __str__(self) -> str:
+        req = "required" if self.required else "optional"
+        return f"{self.id}: {self.name}: {req} {self.type}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "required": self.required, "type": self.type.to_json()}
+        if self.doc is not None:
+            out["doc"] = self.doc
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class StructType(Type):
+    fields: tuple[NestedField, ...]
+
+    @property
+    def is_primitive(self) -> bool:
+        return False
+
+    def field(self, name: str, case_sensitive: bool = True) -> NestedField | None:
+        if case_sensitive:
+            for f in self.fields:
+                if f.name == name:
+                    return f
+            return None
+        low = name.lower()
+        for f in self.fields:
+            if f.name.lower() == low:
+                return f
+        return None
+
+    def __str__(self) -> str:
+        return "struct<" + ", ".join(f"{f.name}: {f.type}" for f in self.fields) + ">"
+
+    def to_json(self) -> Any:
+        return {"type": "struct", "fields": [f.to_json() for f in self.fields]}
+
+
+@dataclass(frozen=True, slots=True)
+class ListType(Type):
+    element_id: int
+    element: Type
+    element_required: bool = False
+
+    @property
+    def is_primitive(self) -> bool:
+        return False
+
+    @property
+    def element_field(self) -> NestedField:
+        return NestedField(self.element_id, "element", self.element, self.element_required)
+
+    def __str__(self) -> str:
+        return f"list<{self.element}>"
+
+    def to_json(self) -> Any:
+        return {
+            "type": "list",
+            "element-id": self.element_id,
+            "element": self.element.to_json(),
+            "element-required": self.element_required,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MapType(Type):
+    key_id: int
+    key: Type
+    value_id: int
+    value: Type
+    value_required: bool = False
+
+    @property
+    def is_primitive(self) -> bool:
+        return False
+
+    @property
+    def key_field(self) -> NestedField:
+        return NestedField(self.key_id, "key", self.key, True)
+
+    @property
+    def value_field(self) -> NestedField:
+        return NestedField(self.value_id, "value", self.value, self.value_required)
+
+    def __str__(self) -> str:
+        return f"map<{self.key}, {self.value}>"
+
+    def to_json(self) -> Any:
+        return {
+            "type": "map",
+            "key-id": self.key_id,
+            "key": self.key.to_json(),
+            "value-id": self.value_id,
+            "value": self.value.to_json(),
+            "value-required": self.value_required,
+        }
+
+
+def children(t: Type) -> tuple[NestedField, ...]:
+    """The direct child fields of a nested type, in Iceberg's order (map: key, value)."""
+    if isinstance(t, StructType):
+        return t.fields
+    if isinstance(t, ListType):
+        return (t.element_field,)
+    if isinstance(t, MapType):
+        return (t.key_field, t.value_field)
+    return ()
+
+
+def walk(fields: tuple[NestedField, ...], prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], NestedField]]:
+    """Every field below `fields`, depth first, with its full path (list/map children as element/key/value)."""
+    for f in fields:
+        path = prefix + (f.name,)
+        yield path, f
+        kids = children(f.type)
+        if kids:
+            yield from walk(kids, path)
+
+
+def max_id(t: Type) -> int:
+    best = 0
+    for _, f in walk(children(t)):
+        best = max(best, f.id)
+    return best
+
+
+# ---------------------------------------------------------------------------- JSON
+
+
+class TypeParseError(ValueError):
+    pass
+
+
+def primitive_from_string(s: str) -> PrimitiveType:
+    s = s.strip()
+    t = _SIMPLE.get(s)
+    if t is not None:
+        return t
+    if s.startswith("decimal(") and s.endswith(")"):
+        p, _, sc = s[8:-1].partition(",")
+        try:
+            return DecimalType.of(int(p), int(sc))
+        except ValueError:
+            raise TypeParseError(f"invalid decimal type: {s!r}") from None
+    if s.startswith("fixed[") and s.endswith("]"):
+        try:
+            return FixedType.of(int(s[6:-1]))
+        except ValueError:
+            raise TypeParseError(f"invalid fixed type: {s!r}") from None
+    if s.startswith(("geometry", "geography")):
+        return PrimitiveType(s)
+    raise TypeParseError(f"unknown Iceberg type: {s!r}")
+
+
+def type_from_json(obj: Any) -> Type:
+    if isinstance(obj, str):
+        return primitive_from_string(obj)
+    if not isinstance(obj, dict):
+        raise TypeParseError(f"invalid type: {obj!r}")
+    kind = obj.get("type")
+    try:
+        if kind == "struct":
+            return StructType(tuple(field_from_json(f) for f in obj["fields"]))
+        if kind == "list":
+            return ListType(int(obj["element-id"]), type_from_json(obj["element"]), bool(obj["element-required"]))
+        if kind == "map":
+            return MapType(
+                int(obj["key-id"]),
+                type_from_json(obj["key"]),
+                int(obj["value-id"]),
+                type_from_json(obj["value"]),
+                bool(obj["value-required"]),
+            )
+    except (KeyError, TypeError) as e:
+        raise TypeParseError(f"invalid {kind} type: missing {e}") from None
+    raise TypeParseError(f"invalid type: {kind!r}")
+
+
+def field_from_json(obj: Any) -> NestedField:
+    try:
+        return NestedField(
+            int(obj["id"]),
+            str(obj["name"]),
+            type_from_json(obj["type"]),
+            bool(obj["required"]),
+            obj.get("doc"),
+        )
+    except (KeyError, TypeError) as e:
+        raise TypeParseError(f"invalid field: missing {e}") from None
+
+
+def with_type(f: NestedField, t: Type) -> NestedField:
+    return replace(f, type=t)

@@ -1,0 +1,342 @@
+"""A port of Iceberg 1.10's `SchemaUpdate`: pending schema changes applied as one new schema.
+
+Same validation order and messages (`Cannot delete missing column: x`, `Cannot change column type:
+id: long -> int`, ...), the same id assignment (`last-column-id + 1`, nested fields numbered by
+`AssignFreshIds`), the same ordering of adds and moves. Names arrive already resolved by Spark
+(`spark.py`), so lookups here are case-sensitive, as Iceberg's are by default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from icelint.model.table import Schema
+from icelint.model.types import (
+    DecimalType,
+    ListType,
+    MapType,
+    NestedField,
+    PrimitiveType,
+    StructType,
+    Type,
+    children,
+)
+from icelint.replay.errors import ReplayError
+
+ROOT = -1
+Path = tuple[str, ...]
+
+
+def dotted(path: Path) -> str:
+    return ".".join(path)
+
+
+def promotion_allowed(frm: Type, to: Type) -> bool:
+    """Iceberg's `TypeUtil.isPromotionAllowed` (no format-version dependence in 1.10)."""
+    if frm == to:
+        return True
+    if not isinstance(frm, PrimitiveType) or not isinstance(to, PrimitiveType):
+        return False
+    if frm.name == "int":
+        return to.name == "long"
+    if frm.name == "float":
+        return to.name == "double"
+    if isinstance(frm, DecimalType):
+        return isinstance(to, DecimalType) and to.scale == frm.scale and to.precision >= frm.precision
+    return False
+
+
+def _iae(message: str, kind: str, **kw) -> ReplayError:
+    """An IllegalArgumentException inside Spark's alterTable: Spark shows `Unsupported table change: ...`."""
+    return ReplayError(kind, message, "iceberg-wrapped", **kw)
+
+
+@dataclass
+class _Move:
+    field_id: int
+    kind: str  # first | after
+    ref_id: int | None = None
+
+
+class SchemaUpdate:
+    def __init__(self, schema: Schema, last_column_id: int) -> None:
+        self.schema = schema
+        self.last_column_id = last_column_id
+        self.deletes: list[int] = []
+        self.updates: dict[int, NestedField] = {}
+        self.parent_to_added: dict[int, list[int]] = {}
+        self.added_name_to_id: dict[Path, int] = {}
+        self.id_to_parent: dict[int, int] = {
+            fid: pid for fid, pid in ((f.id, schema.parent_id(f.id)) for _, f in schema.all_fields()) if pid is not None
+        }
+        self.moves: dict[int, list[_Move]] = {}
+        self.identifier_names: set[Path] = {
+            p for p in (schema.path_of(i) for i in schema.identifier_field_ids) if p is not None
+        }
+
+    # ------------------------------------------------------------------ helpers
+    def _find(self, path: Path) -> NestedField | None:
+        return self.schema.find(path)
+
+    def _next_id(self) -> int:
+        self.last_column_id += 1
+        return self.last_column_id
+
+    def _find_for_update(self, path: Path) -> NestedField | None:
+        existing = self._find(path)
+        if existing is not None:
+            return self.updates.get(existing.id, existing)
+        added = self.added_name_to_id.get(path)
+        return self.updates.get(added) if added is not None else None
+
+    # ------------------------------------------------------------------ API
+    def add_column(
+        self, parent: Path, name: str, make_type: Callable[[Callable[[], int]], Type], required: bool, doc: str | None
+    ) -> int:
+        parent_id = ROOT
+        if parent:
+            parent_field = self._find(parent)
+            if parent_field is None:
+                raise _iae(f"Cannot find parent struct: {dotted(parent)}", "unknown-column")
+            pt = parent_field.type
+            if isinstance(pt, MapType):
+                parent_field = pt.value_field
+            elif isinstance(pt, ListType):
+                parent_field = pt.element_field
+            if not isinstance(parent_field.type, StructType):
+                raise _iae(
+                    f"Cannot add to non-struct column: {dotted(parent)}: {parent_field.type}", "unsupported"
+                )
+            parent_id = parent_field.id
+            current = self._find(parent + (name,))
+            if parent_id in self.deletes:
+                raise _iae(f"Cannot add to a column that will be deleted: {dotted(parent)}", "unsupported")
+            if current is not None and current.id not in self.deletes:
+                raise _iae(f"Cannot add column, name already exists: {dotted(parent)}.{name}", "duplicate-column")
+            full = tuple(self.schema.path_of(parent_id) or parent) + (name,)
+        else:
+            current = self._find((name,))
+            if current is not None and current.id not in self.deletes:
+                raise _iae(f"Cannot add column, name already exists: {name}", "duplicate-column")
+            full = (name,)
+        if required:
+            raise _iae(
+                f"Incompatible change: cannot add required column without a default value: {dotted(full)}",
+                "required-column",
+            )
+        new_id = self._next_id()
+        self.added_name_to_id[full] = new_id
+        if parent_id != ROOT:
+            self.id_to_parent[new_id] = parent_id
+        field = NestedField(new_id, name, make_type(self._next_id), required, doc)
+        self.updates[new_id] = field
+        self.parent_to_added.setdefault(parent_id, []).append(new_id)
+        return new_id
+
+    def delete_column(self, path: Path) -> None:
+        f = self._find(path)
+        if f is None:
+            raise _iae(f"Cannot delete missing column: {dotted(path)}", "unknown-column")
+        if f.id in self.parent_to_added:
+            raise _iae(f"Cannot delete a column that has additions: {dotted(path)}", "unsupported")
+        if f.id in self.updates:
+            raise _iae(f"Cannot delete a column that has updates: {dotted(path)}", "unsupported")
+        self.deletes.append(f.id)
+
+    def rename_column(self, path: Path, new_name: str) -> None:
+        f = self._find(path)
+        if f is None:
+            raise _iae(f"Cannot rename missing column: {dotted(path)}", "unknown-column")
+        if f.id in self.deletes:
+            raise _iae(f"Cannot rename a column that will be deleted: {f.name}", "unsupported")
+        self.updates[f.id] = replace(self.updates.get(f.id, f), name=new_name)
+        if path in self.identifier_names:
+            self.identifier_names.discard(path)
+            self.identifier_names.add((new_name,) if len(path) == 1 else (new_name,))
+
+    def update_column(self, path: Path, new_type: PrimitiveType) -> None:
+        f = self._find_for_update(path)
+        if f is None:
+            raise _iae(f"Cannot update missing column: {dotted(path)}", "unknown-column")
+        if f.id in self.deletes:
+            raise _iae(f"Cannot update a column that will be deleted: {f.name}", "unsupported")
+        if f.type == new_type:
+            return
+        if not promotion_allowed(f.type, new_type):
+            raise _iae(
+                f"Cannot change column type: {dotted(path)}: {f.type} -> {new_type}", "type-change", field_id=f.id
+            )
+        self.updates[f.id] = replace(f, type=new_type)
+
+    def update_doc(self, path: Path, doc: str | None) -> None:
+        f = self._find_for_update(path)
+        if f is None:
+            raise _iae(f"Cannot update missing column: {dotted(path)}", "unknown-column")
+        if f.id in self.deletes:
+            raise _iae(f"Cannot update a column that will be deleted: {f.name}", "unsupported")
+        if f.doc == doc:
+            return
+        self.updates[f.id] = replace(f, doc=doc)
+
+    def update_required(self, path: Path, required: bool) -> None:
+        f = self._find_for_update(path)
+        if f is None:
+            raise _iae(f"Cannot update missing column: {dotted(path)}", "unknown-column")
+        if f.required == required:
+            return
+        if required:
+            raise _iae(f"Cannot change column nullability: {dotted(path)}: optional -> required", "nullability")
+        if f.id in self.deletes:
+            raise _iae(f"Cannot update a column that will be deleted: {f.name}", "unsupported")
+        self.updates[f.id] = replace(f, required=False)
+
+    def _find_for_move(self, path: Path) -> int | None:
+        added = self.added_name_to_id.get(path)
+        if added is not None:
+            return added
+        f = self._find(path)
+        return f.id if f else None
+
+    def move_first(self, path: Path) -> None:
+        fid = self._find_for_move(path)
+        if fid is None:
+            raise _iae(f"Cannot move missing column: {dotted(path)}", "unknown-column")
+        self._move(path, _Move(fid, "first"))
+
+    def move_after(self, path: Path, ref: Path) -> None:
+        fid = self._find_for_move(path)
+        if fid is None:
+            raise _iae(f"Cannot move missing column: {dotted(path)}", "unknown-column")
+        ref_id = self._find_for_move(ref)
+        if ref_id is None:
+            raise _iae(f"Cannot move {dotted(path)} after missing column: {dotted(ref)}", "unknown-column")
+        if ref_id == fid:
+            raise _iae(f"Cannot move {dotted(path)} after itself", "move")
+        self._move(path, _Move(fid, "after", ref_id))
+
+    def _move(self, path: Path, move: _Move) -> None:
+        parent_id = self.id_to_parent.get(move.field_id)
+        if parent_id is not None:
+            parent = self.schema.field_by_id(parent_id)
+            if parent is not None and not isinstance(parent.type, StructType):
+                raise _iae(f"Cannot move fields in non-struct type: {parent.type}", "move")
+            if move.kind == "after" and self.id_to_parent.get(move.ref_id) != parent_id:  # type: ignore[arg-type]
+                raise _iae(f"Cannot move field {dotted(path)} to a different struct", "move")
+            self.moves.setdefault(parent_id, []).append(move)
+        else:
+            if move.kind == "after" and self.id_to_parent.get(move.ref_id) is not None:  # type: ignore[arg-type]
+                raise _iae(f"Cannot move field {dotted(path)} to a different struct", "move")
+            self.moves.setdefault(ROOT, []).append(move)
+
+    def set_identifier_fields(self, paths: list[Path]) -> None:
+        self.identifier_names = set(paths)
+
+    # ------------------------------------------------------------------ apply
+    def apply(self) -> Schema:
+        """The new schema (schema id still the old one; the table assigns it). Raises ReplayError."""
+        schema = self.schema
+        for name in sorted(self.identifier_names):
+            f = schema.find(name)
+            if f is not None:
+                if f.id in self.deletes:
+                    raise _iae(
+                        f"Cannot delete identifier field {f}. To force deletion, also call setIdentifierFields "
+                        "to update identifier fields.",
+                        "identifier",
+                        field_id=f.id,
+                    )
+                for anc in schema.ancestors(f.id):
+                    if anc.id in self.deletes:
+                        raise _iae(
+                            f"Cannot delete field {anc} as it will delete nested identifier field {f}",
+                            "identifier",
+                            field_id=f.id,
+                        )
+        fields = self._apply_struct(schema.fields, ROOT)
+        new = Schema(schema.schema_id, tuple(fields))
+        ids: list[int] = []
+        for name in sorted(self.identifier_names):
+            f = new.find(name)
+            if f is None:
+                raise _iae(
+                    f"Cannot add field {dotted(name)} as an identifier field: not found in current schema or added columns",
+                    "identifier",
+                )
+            ids.append(f.id)
+        for fid in sorted(ids):
+            validate_identifier_field(new, fid)
+        return Schema(schema.schema_id, tuple(fields), tuple(sorted(ids)))
+
+    def _apply_struct(self, fields: tuple[NestedField, ...], parent_id: int) -> list[NestedField]:
+        out: list[NestedField] = []
+        for f in fields:
+            if f.id in self.deletes:
+                continue
+            t = self._apply_type(f)
+            upd = self.updates.get(f.id)
+            base = upd if upd is not None else f
+            out.append(replace(base, type=t))
+        added = [self.updates[i] for i in self.parent_to_added.get(parent_id, ())]
+        out.extend(added)
+        for m in self.moves.get(parent_id, ()):
+            moving = next(x for x in out if x.id == m.field_id)
+            out.remove(moving)
+            if m.kind == "first":
+                out.insert(0, moving)
+            else:
+                ref = next(x for x in out if x.id == m.ref_id)
+                out.insert(out.index(ref) + 1, moving)
+        return out
+
+    def _apply_type(self, f: NestedField) -> Type:
+        upd = self.updates.get(f.id)
+        if upd is not None and upd.type != f.type and not children(f.type):
+            return upd.type
+        t = f.type
+        if isinstance(t, StructType):
+            return StructType(tuple(self._apply_struct(t.fields, f.id)))
+        if isinstance(t, ListType):
+            ef = t.element_field
+            if ef.id in self.deletes:
+                raise _iae(f"Cannot delete element type from list: {t}", "unsupported")
+            et = self._apply_type(ef)
+            eu = self.updates.get(ef.id)
+            req = eu.required if eu is not None else t.element_required
+            return ListType(t.element_id, et, req)
+        if isinstance(t, MapType):
+            kf, vf = t.key_field, t.value_field
+            if kf.id in self.deletes:
+                raise _iae(f"Cannot delete map keys: {t}", "map-key")
+            if kf.id in self.updates:
+                raise _iae(f"Cannot update map keys: {t}", "map-key")
+            if kf.id in self.parent_to_added:
+                raise _iae(f"Cannot add fields to map keys: {t}", "map-key")
+            if self._apply_type(kf) != t.key:
+                raise _iae(f"Cannot alter map keys: {t}", "map-key")
+            if vf.id in self.deletes:
+                raise _iae(f"Cannot delete value type from map: {t}", "unsupported")
+            vt = self._apply_type(vf)
+            vu = self.updates.get(vf.id)
+            req = vu.required if vu is not None else t.value_required
+            return MapType(t.key_id, t.key, t.value_id, vt, req)
+        return t
+
+
+def validate_identifier_field(schema: Schema, field_id: int) -> None:
+    """Iceberg's `Schema.validateIdentifierField` (ValidationException / IAE texts)."""
+    f = schema.field_by_id(field_id)
+    if f is None:
+        raise _iae(f"Cannot add fieldId {field_id} as an identifier field: field does not exist", "identifier")
+    name = f.name
+    if not f.type.is_primitive:
+        raise _iae(f"Cannot add field {name} as an identifier field: not a primitive type field", "identifier", field_id=field_id)
+    if not f.required:
+        raise _iae(f"Cannot add field {name} as an identifier field: not a required field", "identifier", field_id=field_id)
+    if isinstance(f.type, PrimitiveType) and f.type.name in ("float", "double"):
+        raise _iae(f"Cannot add field {name} as an identifier field: must not be float or double field", "identifier", field_id=field_id)
+    for anc in schema.ancestors(field_id):
+        if isinstance(anc.type, (ListType, MapType)):
+            raise _iae(f"Cannot add field {name} as an identifier field: must not be nested in {anc.type}", "identifier", field_id=field_id)
+        if not anc.required:
+            raise _iae(f"Cannot add field {name} as an identifier field: must not be nested in an optional field {anc}", "identifier", field_id=field_id)

@@ -1,0 +1,79 @@
+"""Source files and positions: where every statement, change and finding came from."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class InputError(Exception):
+    """Bad input a user must fix: reported as one line naming the file, exit code 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A region of a source file: 1-based line and column of its first and last character."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    start: int = 0  # character offsets into the file's text, end exclusive
+    end: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    path: str
+    text: str
+
+    @classmethod
+    def read(cls, path: str | Path) -> SourceFile:
+        p = Path(path)
+        try:
+            data = p.read_bytes()
+        except FileNotFoundError:
+            raise InputError(f"{path}: no such file") from None
+        except IsADirectoryError:
+            raise InputError(f"{path}: is a directory, not a SQL file") from None
+        except OSError as e:
+            raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise InputError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
+        return cls(str(path), text)
+
+
+class LineIndex:
+    """Maps character offsets of one text to 1-based (line, column)."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self._starts = [0]
+        find = text.find
+        i = find("\n")
+        while i >= 0:
+            self._starts.append(i + 1)
+            i = find("\n", i + 1)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self._starts, offset) - 1
+        return line + 1, offset - self._starts[line] + 1
+
+    def span(self, start: int, end: int) -> Span:
+        """Span covering text[start:end] (end exclusive)."""
+        line, col = self.position(start)
+        end_line, end_col = self.position(max(start, end - 1))
+        return Span(self.path, line, col, end_line, end_col, start, end)
+
+    def line_text(self, line: int) -> str:
+        start = self._starts[line - 1]
+        end = self._starts[line] - 1 if line < len(self._starts) else len(self.text)
+        return self.text[start:end].rstrip("\r")

@@ -1,0 +1,1182 @@
+"""Parse Spark SQL migration files (with Iceberg's SQL extensions) into typed statements.
+
+The whole file is tokenized once with sqlglot's Spark tokenizer; the token stream is then
+normalised (see `_convert`), split into statements on semicolons and each statement is read by
+a small recursive-descent parser (`_StatementParser`). Nothing here raises: a statement that does
+not match the grammar becomes an `Unparsed` node and parsing continues with the next one.
+
+Surprises of sqlglot's tokenizer handled in `_convert`:
+
+* command keywords (CALL, SHOW, EXPLAIN, OPTIMIZE, RENAME, EXECUTE, ADD JAR, ...) at the start of
+  a statement swallow the rest of the statement into one STRING token with meaningless offsets;
+  that text is tokenized again, with offsets shifted;
+* number literals with a type suffix (`10L`, `2.0BD`) become NUMBER, DCOLON and a type token that
+  all share the literal's offsets: the two synthetic tokens are dropped;
+* some keyword pairs (`PARTITIONED BY`, `ORDER BY`, `DOUBLE PRECISION`, ...) arrive as ONE token
+  whose text is normalised: they are split back into words at their real offsets;
+* `>>` arrives as two GT tokens, `<>` as one NEQ token (`struct<>`).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+
+from sqlglot.dialects.spark import Spark
+from sqlglot.tokens import TokenType
+
+from icelint.source import LineIndex, SourceFile, Span
+from icelint.syntax.ast import (
+    AddColumns,
+    AddPartitionField,
+    AlterAction,
+    AlterColumnComment,
+    AlterColumnDefault,
+    AlterColumnNullability,
+    AlterColumnPosition,
+    AlterColumnType,
+    AlterTable,
+    BranchOrTag,
+    Call,
+    ChangeColumn,
+    ColumnDef,
+    Comment,
+    CreateTable,
+    DropColumns,
+    DropIdentifierFields,
+    DropPartitionField,
+    DropTable,
+    Name,
+    Other,
+    ParsedFile,
+    Position,
+    RenameColumn,
+    RenameTable,
+    ReplaceColumns,
+    ReplacePartitionField,
+    SetConfig,
+    SetIdentifierFields,
+    SetLocation,
+    SetProperties,
+    SortTerm,
+    SqlField,
+    SqlType,
+    Statement,
+    Transform,
+    Unparsed,
+    UnsetProperties,
+    WriteSpec,
+)
+
+__all__ = ["parse_file", "parse_text"]
+
+_DIALECT = Spark()
+_TOKENIZER_CLASS = _DIALECT.tokenizer_class
+
+# ---------------------------------------------------------------------------- tokens
+
+WORD, QIDENT, STRING, NUMBER, PUNCT, LITERAL = range(6)
+
+_SEMICOLON = TokenType.SEMICOLON
+_STRING_TYPES = {TokenType.STRING, TokenType.RAW_STRING, TokenType.NATIONAL_STRING}
+_STRING_TYPES.update(t for t in (getattr(TokenType, "UNICODE_STRING", None),) if t is not None)
+_LITERAL_TYPES = {
+    t
+    for t in (
+        getattr(TokenType, name, None)
+        for name in ("HEX_STRING", "BIT_STRING", "BYTE_STRING", "HEREDOC_STRING")
+    )
+    if t is not None
+}
+_COMMANDS: frozenset[TokenType] = frozenset(_TOKENIZER_CLASS.COMMANDS)
+_COMMAND_PREFIX: frozenset[TokenType] = frozenset(_TOKENIZER_CLASS.COMMAND_PREFIX_TOKENS)
+
+
+class _Tok:
+    """A normalised token: `kw` is the upper-case text of a bare word or the text of a symbol
+    (None for quoted identifiers and literals); `text` is the identifier text (backticks removed),
+    the string value or the number as written; `end` is exclusive."""
+
+    __slots__ = ("kind", "kw", "text", "start", "end")
+
+    def __init__(self, kind: int, kw: str | None, text: str, start: int, end: int) -> None:
+        self.kind = kind
+        self.kw = kw
+        self.text = text
+        self.start = start
+        self.end = end
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"_Tok({self.kind}, {self.kw!r}, {self.text!r}, {self.start}, {self.end})"
+
+
+def _tokenize(sql: str) -> tuple[list, bool]:
+    """sqlglot tokens of `sql` and whether tokenizing completed (else: the tokens before the error)."""
+    tokenizer = _TOKENIZER_CLASS(dialect=_DIALECT)
+    try:
+        return tokenizer.tokenize(sql), True
+    except Exception:  # TokenError, or an IndexError escaping from an unterminated comment
+        try:
+            partial = list(tokenizer.tokens)
+        except Exception:
+            partial = []
+        return partial, False
+
+
+def _convert(raw: list, text: str, offset: int, out: list[_Tok]) -> None:
+    """Append normalised tokens of `raw` (tokens of text[offset:...]) to `out`."""
+    n = len(raw)
+    last_start = -1
+    i = 0
+    while i < n:
+        tok = raw[i]
+        tt = tok.token_type
+        start = tok.start + offset
+        if start <= last_start:  # synthetic DCOLON/type tokens of a suffixed literal (10L)
+            i += 1
+            continue
+        last_start = start
+        end = tok.end + offset + 1
+        if tt in _COMMANDS and (i == 0 or raw[i - 1].token_type in _COMMAND_PREFIX):
+            _add_word_tokens(text, start, end, out)
+            if i + 1 < n and raw[i + 1].token_type == TokenType.STRING:
+                # The rest of the statement was swallowed into one STRING: tokenize it again.
+                body_end = raw[i + 2].start + offset if i + 2 < n else len(text)
+                _convert_body(text, end, body_end, out)
+                i += 2
+                continue
+            i += 1
+            continue
+        t = tok.text
+        if tt == TokenType.VAR:
+            out.append(_Tok(WORD, t.upper(), t, start, end))
+        elif tt == TokenType.IDENTIFIER:
+            out.append(_Tok(QIDENT, None, t, start, end))
+        elif tt in _STRING_TYPES:
+            out.append(_Tok(STRING, None, t, start, end))
+        elif tt == TokenType.NUMBER:
+            out.append(_Tok(NUMBER, None, text[start:end], start, end))
+        elif tt in _LITERAL_TYPES:
+            out.append(_Tok(LITERAL, None, text[start:end], start, end))
+        elif t and (t[0].isalnum() or t[0] == "_"):
+            if " " in t:  # a multi-word keyword such as PARTITIONED BY
+                _add_word_tokens(text, start, end, out)
+            else:
+                out.append(_Tok(WORD, t.upper(), text[start:end], start, end))
+        else:
+            out.append(_Tok(PUNCT, t, t, start, end))
+        i += 1
+
+
+def _add_word_tokens(text: str, start: int, end: int, out: list[_Tok]) -> None:
+    """Word tokens for each whitespace-separated word of text[start:end]."""
+    i = start
+    while i < end:
+        while i < end and text[i].isspace():
+            i += 1
+        j = i
+        while j < end and not text[j].isspace():
+            j += 1
+        if j > i:
+            w = text[i:j]
+            out.append(_Tok(WORD, w.upper(), w, i, j))
+        i = j
+
+
+def _convert_body(text: str, start: int, end: int, out: list[_Tok]) -> None:
+    raw, ok = _tokenize(text[start:end])
+    if ok:
+        _convert(raw, text, start, out)
+        return
+    # Cannot happen (the same text tokenized before); keep the body as one opaque token.
+    body = text[start:end]
+    stripped = body.lstrip()
+    s = start + len(body) - len(stripped)
+    e = start + len(body.rstrip())
+    if e > s:
+        out.append(_Tok(LITERAL, None, text[s:e], s, e))
+
+
+# ---------------------------------------------------------------------------- comments
+
+
+def _scan_gap(
+    text: str, pos: int, limit: int, li: LineIndex, comments: list[Comment]
+) -> tuple[int, bool]:
+    """Collect the comments of text[pos:limit], which should hold only whitespace and comments.
+
+    Returns (offset of the first other character or of an unterminated comment, terminated),
+    the offset being `limit` when the gap is clean.
+    """
+    i = pos
+    while i < limit:
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif c == "-" and text.startswith("--", i):
+            j = text.find("\n", i, limit)
+            if j < 0:
+                j = limit
+            e = j
+            if e > i and text[e - 1] == "\r":
+                e -= 1
+            comments.append(Comment(text[i + 2 : e].strip(), li.span(i, e)))
+            i = j
+        elif c == "/" and text.startswith("/*", i):
+            depth = 1
+            j = i + 2
+            while depth and j < limit:
+                k = text.find("*/", j, limit)
+                o = text.find("/*", j, k if k >= 0 else limit)
+                if k < 0:
+                    j = limit
+                    break
+                if 0 <= o < k:
+                    depth += 1
+                    j = o + 2
+                else:
+                    depth -= 1
+                    j = k + 2
+            if depth:
+                return i, False
+            comments.append(Comment(text[i + 2 : j - 2].strip(), li.span(i, j)))
+            i = j
+        else:
+            return i, True
+    return limit, True
+
+
+def _collect_comments(
+    text: str, toks: list[_Tok], limit: int, li: LineIndex, comments: list[Comment]
+) -> None:
+    """Comments between the tokens (and before/after them, up to `limit`)."""
+    starts = [t.start for t in toks]
+    n = len(toks)
+    pos = 0
+    find = text.find
+    while pos < limit:
+        a = find("--", pos, limit)
+        b = find("/*", pos, limit)
+        if a < 0 and b < 0:
+            return
+        p = a if b < 0 or (0 <= a < b) else b
+        k = bisect.bisect_right(starts, p)  # toks[k-1].start <= p < toks[k].start
+        if k and p < toks[k - 1].end:  # inside a token (a string, ...)
+            pos = toks[k - 1].end
+            continue
+        gap_start = toks[k - 1].end if k else 0
+        gap_end = toks[k].start if k < n else limit
+        i = gap_start
+        while i < gap_end:  # a gap should be clean; step over anything else defensively
+            i, _ = _scan_gap(text, i, gap_end, li, comments)
+            if i < gap_end:
+                i += 1
+        pos = gap_end
+
+
+# ---------------------------------------------------------------------------- parser
+
+
+class _ParseError(Exception):
+    def __init__(self, message: str, tok: _Tok | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.tok = tok
+
+
+_STATEMENT_STARTERS = frozenset(
+    """ADD ALTER ANALYZE BEGIN CACHE CALL CLEAR COMMENT COMMIT CONVERT CREATE DECLARE DELETE DESC
+    DESCRIBE DROP END EXECUTE EXPLAIN FROM FSCK GENERATE GRANT INSERT LIST LOAD MAP MERGE MSCK
+    OPTIMIZE REDUCE REFRESH REPAIR REPLACE RESET RESTORE REVOKE ROLLBACK SELECT SET SHOW TABLE
+    TRUNCATE UNCACHE UPDATE USE VACUUM VALUES WITH""".split()
+)
+# Words skipped to find the object of CREATE/DROP/ALTER in an Other statement's keyword.
+_OBJECT_MODIFIERS = frozenset(("OR", "REPLACE", "GLOBAL", "TEMPORARY", "TEMP", "EXTERNAL", "MATERIALIZED"))
+_COLUMN_CLAUSES = "NOT NULL, DEFAULT, COMMENT, FIRST or AFTER"
+_INTERVAL_UNITS = frozenset(("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"))
+_DECIMAL_TYPES = frozenset(("DECIMAL", "DEC", "NUMERIC"))
+_LENGTH_TYPES = frozenset(("VARCHAR", "CHAR", "CHARACTER"))
+# Spark 3.5's data types (SqlBaseParser `dataType`); any other name is a parse error in Spark.
+_TYPE_NAMES = frozenset(
+    """BOOLEAN TINYINT BYTE SMALLINT SHORT INT INTEGER BIGINT LONG FLOAT REAL DOUBLE DATE TIMESTAMP
+    TIMESTAMP_NTZ TIMESTAMP_LTZ STRING CHARACTER CHAR VARCHAR BINARY DECIMAL DEC NUMERIC VOID
+    INTERVAL ARRAY STRUCT MAP""".split()
+)
+
+
+def _quote(s: str, limit: int = 60) -> str:
+    s = " ".join(s.split())
+    if len(s) > limit:
+        s = "..." + s[-(limit - 3) :]
+    return f"'{s}'"
+
+
+class _StatementParser:
+    __slots__ = ("text", "li", "t", "n", "i", "ctx")
+
+    def __init__(self, text: str, li: LineIndex) -> None:
+        self.text = text
+        self.li = li
+        self.t: list[_Tok] = []
+        self.n = 0
+        self.i = 0
+        self.ctx = 0  # start offset of the clause named in error messages
+
+    # ------------------------------------------------------------------ basics
+
+    def parse(self, toks: list[_Tok]) -> Statement:
+        self.t = toks
+        self.n = len(toks)
+        self.i = 0
+        self.ctx = toks[0].start
+        span = self.li.span(toks[0].start, toks[-1].end)
+        try:
+            return self.statement(span)
+        except _ParseError as e:
+            tok = e.tok or toks[-1]
+            return Unparsed(e.message, span, self.li.span(tok.start, tok.end))
+        except Exception as e:  # a bug here must not stop the linter
+            tok = toks[min(self.i, self.n - 1)]
+            return Unparsed(
+                f"internal parser error: {type(e).__name__}: {e}", span, self.li.span(tok.start, tok.end)
+            )
+
+    def kw(self, k: int = 0) -> str | None:
+        j = self.i + k
+        return self.t[j].kw if j < self.n else None
+
+    def at(self, *kws: str) -> bool:
+        return self.i < self.n and self.t[self.i].kw in kws
+
+    def accept(self, kw: str) -> bool:
+        if self.i < self.n and self.t[self.i].kw == kw:
+            self.i += 1
+            return True
+        return False
+
+    def accept_seq(self, *kws: str) -> bool:
+        i, n, t = self.i, self.n, self.t
+        if i + len(kws) > n:
+            return False
+        for k, kw in enumerate(kws):
+            if t[i + k].kw != kw:
+                return False
+        self.i = i + len(kws)
+        return True
+
+    def at_end(self) -> bool:
+        return self.i >= self.n
+
+    def error(self, expected: str) -> _ParseError:
+        prev_end = self.t[self.i - 1].end if self.i else self.ctx
+        ctx = self.text[self.ctx : prev_end] if prev_end > self.ctx else ""
+        where = f" after {_quote(ctx)}" if ctx else ""
+        if self.i < self.n:
+            tok = self.t[self.i]
+            found = _quote(self.text[tok.start : tok.end], 40)
+        else:
+            tok = None
+            found = "end of statement"
+        return _ParseError(f"expected {expected}{where}, found {found}", tok)
+
+    def expect(self, kw: str, expected: str | None = None) -> _Tok:
+        if self.i < self.n and self.t[self.i].kw == kw:
+            self.i += 1
+            return self.t[self.i - 1]
+        raise self.error(expected or (kw if kw[0].isalpha() else f"'{kw}'"))
+
+    def expect_end(self) -> None:
+        if self.i < self.n:
+            raise self.error("end of statement")
+
+    def span(self, start: int, end: int) -> Span:
+        return self.li.span(start, end)
+
+    def prev_end(self) -> int:
+        return self.t[self.i - 1].end
+
+    # ------------------------------------------------------------------ pieces
+
+    def ident(self, what: str = "a name") -> _Tok:
+        if self.i < self.n:
+            tok = self.t[self.i]
+            if tok.kind == WORD or tok.kind == QIDENT:
+                self.i += 1
+                return tok
+        raise self.error(what)
+
+    def name(self, what: str = "a name") -> Name:
+        first = self.ident(what)
+        parts = [first.text]
+        last = first
+        while self.i + 1 < self.n and self.t[self.i].kw == ".":
+            nxt = self.t[self.i + 1]
+            if nxt.kind != WORD and nxt.kind != QIDENT:
+                self.i += 1
+                raise self.error("a name")
+            parts.append(nxt.text)
+            last = nxt
+            self.i += 2
+        if self.i < self.n and self.t[self.i].kw == "." and self.i + 1 >= self.n:
+            self.i += 1
+            raise self.error("a name")
+        return Name(tuple(parts), self.li.span(first.start, last.end))
+
+    def single_name(self, what: str = "a name") -> Name:
+        tok = self.ident(what)
+        return Name((tok.text,), self.li.span(tok.start, tok.end))
+
+    def names(self, what: str = "a column name") -> tuple[Name, ...]:
+        out = [self.name(what)]
+        while self.accept(","):
+            out.append(self.name(what))
+        return tuple(out)
+
+    def string(self, what: str = "a string literal") -> str:
+        # One literal: Spark concatenates 'a' 'b' in expressions, but COMMENT, LOCATION and
+        # property keys/values take a single one ('it''s' is a syntax error there).
+        if self.i < self.n and self.t[self.i].kind == STRING:
+            self.i += 1
+            return self.t[self.i - 1].text
+        raise self.error(what)
+
+    def integer(self, what: str = "an integer") -> int:
+        if self.i < self.n and self.t[self.i].kind == NUMBER:
+            try:
+                value = int(self.t[self.i].text)
+            except ValueError:
+                raise self.error(what) from None
+            self.i += 1
+            return value
+        raise self.error(what)
+
+    def expression_text(self, stop: Callable[[], bool] | None = None) -> str:
+        """Raw text of an expression: up to the end, or at depth 0 up to ',' / ')' / `stop()`."""
+        start_i = self.i
+        depth = 0
+        while self.i < self.n:
+            k = self.t[self.i].kw
+            if depth == 0 and (k == "," or k == ")" or (stop is not None and stop())):
+                break
+            if k in ("(", "[", "{"):
+                depth += 1
+            elif k in (")", "]", "}"):
+                depth -= 1
+            self.i += 1
+        if self.i == start_i:
+            raise self.error("an expression")
+        return self.text[self.t[start_i].start : self.t[self.i - 1].end]
+
+    # ------------------------------------------------------------------ types
+
+    def data_type(self) -> SqlType:
+        if self.i >= self.n or self.t[self.i].kind != WORD or self.t[self.i].kw not in _TYPE_NAMES:
+            raise self.error("a data type")
+        tok = self.t[self.i]
+        self.i += 1
+        kw = tok.kw
+        name = tok.text.lower()
+        start = tok.start
+        if kw == "ARRAY":
+            self.expect("<")
+            element = self.data_type()
+            self.close_angle()
+            return SqlType("array", element=element, span=self.span(start, self.prev_end()))
+        if kw == "MAP":
+            self.expect("<")
+            key = self.data_type()
+            self.expect(",")
+            value = self.data_type()
+            self.close_angle()
+            return SqlType("map", key=key, value=value, span=self.span(start, self.prev_end()))
+        if kw == "STRUCT":
+            if self.accept("<>"):
+                return SqlType("struct", span=self.span(start, self.prev_end()))
+            self.expect("<")
+            fields: list[SqlField] = []
+            if not self.accept(">"):
+                fields.append(self.struct_field())
+                while self.accept(","):
+                    fields.append(self.struct_field())
+                self.close_angle("',' or '>'")
+            return SqlType("struct", fields=tuple(fields), span=self.span(start, self.prev_end()))
+        if kw == "INTERVAL":  # interval year [to month], interval day [to second], ...
+            words = [name, self.interval_unit()]
+            if self.accept("TO"):
+                words.append("to")
+                words.append(self.interval_unit())
+            return SqlType(" ".join(words), span=self.span(start, self.prev_end()))
+        params: tuple[int, ...] = ()
+        if kw in _DECIMAL_TYPES:
+            if self.accept("("):
+                values = [self.integer()]
+                if self.accept(","):
+                    values.append(self.integer())
+                self.expect(")", "',' or ')'")
+                params = tuple(values)
+        elif kw in _LENGTH_TYPES:
+            self.expect("(", "'(' and a length")
+            params = (self.integer("a length"),)
+            self.expect(")")
+        return SqlType(name, params=params, span=self.span(start, self.prev_end()))
+
+    def interval_unit(self) -> str:
+        if self.i < self.n and self.t[self.i].kw in _INTERVAL_UNITS:
+            self.i += 1
+            return self.t[self.i - 1].text.lower()
+        raise self.error("YEAR, MONTH, DAY, HOUR, MINUTE or SECOND")
+
+    def close_angle(self, expected: str = "'>'") -> None:
+        if not self.accept(">"):
+            raise self.error(expected)
+
+    def struct_field(self) -> SqlField:
+        tok = self.ident("a field name")
+        self.accept(":")
+        typ = self.data_type()
+        not_null = False
+        comment = None
+        while True:
+            if self.kw() == "NOT" and self.kw(1) == "NULL" and not not_null:
+                self.i += 2
+                not_null = True
+            elif self.kw() == "COMMENT" and comment is None:
+                self.i += 1
+                comment = self.string()
+            else:
+                break
+        return SqlField(tok.text, typ, not_null, comment, self.span(tok.start, self.prev_end()))
+
+    # ------------------------------------------------------------------ columns
+
+    def position(self) -> Position:
+        tok = self.t[self.i]
+        self.i += 1
+        if tok.kw == "FIRST":
+            return Position(True, None, self.span(tok.start, tok.end))
+        after = self.single_name("a column name")
+        return Position(False, after, self.span(tok.start, after.span.end))
+
+    def column_def(self, follow: tuple[str | None, ...], first: bool = False) -> ColumnDef:
+        """`path type [NOT NULL] [DEFAULT expr] [COMMENT 'x'] [FIRST | AFTER name]`, clauses in any
+        order; `follow` lists what may come next (None: the end of the statement)."""
+        saved_ctx = self.ctx
+        start = self.t[self.i].start if self.i < self.n else self.ctx
+        if not first:  # the first column keeps the clause ('ADD COLUMN a') in messages
+            self.ctx = start
+        path = self.name("a column name")
+        typ = self.data_type()
+        not_null = False
+        default: str | None = None
+        comment: str | None = None
+        position: Position | None = None
+        while True:
+            k = self.kw()
+            if k == "NOT" and self.kw(1) == "NULL" and not not_null:
+                self.i += 2
+                not_null = True
+            elif k == "DEFAULT" and default is None:
+                self.i += 1
+                default = self.expression_text(self._at_column_clause)
+            elif k == "COMMENT" and comment is None:
+                self.i += 1
+                comment = self.string()
+            elif (k == "FIRST" or k == "AFTER") and position is None:
+                position = self.position()
+            else:
+                break
+        if not (self.kw() in follow or (None in follow and self.at_end())):
+            listed = [f"'{f}'" for f in follow if f is not None]
+            if None in follow:
+                listed.append("end of statement")
+            raise self.error(f"{_COLUMN_CLAUSES.replace(' or ', ', ')}, {' or '.join(listed)}")
+        self.ctx = saved_ctx
+        return ColumnDef(path, typ, not_null, comment, position, default, self.span(start, self.prev_end()))
+
+    def _at_column_clause(self) -> bool:
+        k = self.t[self.i].kw
+        if k in ("COMMENT", "FIRST", "AFTER"):
+            return True
+        return k == "NOT" and self.kw(1) == "NULL" and self.t[self.i - 1].kw != "IS"
+
+    def column_list(self, parenthesised: bool) -> tuple[ColumnDef, ...]:
+        follow: tuple[str | None, ...] = (",", ")") if parenthesised else (",", None)
+        cols = [self.column_def(follow, first=True)]
+        while self.accept(","):
+            cols.append(self.column_def(follow))
+        if parenthesised:
+            self.expect(")")
+        return tuple(cols)
+
+    # ------------------------------------------------------------------ transforms
+
+    def transform(self) -> Transform:
+        if self.i + 1 < self.n and self.t[self.i + 1].kw == "(" and self.t[self.i].kind in (WORD, QIDENT):
+            func_tok = self.t[self.i]
+            self.i += 2
+            args: list[Name | int | str] = [self.transform_arg()]
+            while self.accept(","):
+                args.append(self.transform_arg())
+            self.expect(")", "',' or ')'")
+            return Transform(func_tok.text.lower(), tuple(args), self.span(func_tok.start, self.prev_end()))
+        name = self.name("a column name or transform")
+        return Transform(None, (name,), name.span)
+
+    def transform_arg(self) -> Name | int | str:
+        tok = self.t[self.i] if self.i < self.n else None
+        if tok is not None:
+            if tok.kind == NUMBER:
+                self.i += 1
+                try:
+                    return int(tok.text)
+                except ValueError:
+                    return tok.text
+            if tok.kind == STRING:
+                return self.string()
+            if tok.kw == "-" and self.i + 1 < self.n and self.t[self.i + 1].kind == NUMBER:
+                self.i += 1
+                return -self.integer()
+        return self.name("a column name or constant")
+
+    def sort_term(self) -> SortTerm:
+        tr = self.transform()
+        descending = False
+        nulls_first: bool | None = None
+        if self.accept("DESC"):
+            descending = True
+        else:
+            self.accept("ASC")
+        if self.accept("NULLS"):
+            if self.accept("FIRST"):
+                nulls_first = True
+            elif self.accept("LAST"):
+                nulls_first = False
+            else:
+                raise self.error("FIRST or LAST")
+        return SortTerm(tr, descending, nulls_first, self.span(tr.span.start, self.prev_end()))
+
+    # ------------------------------------------------------------------ properties
+
+    def property_list(self, values: bool) -> tuple[tuple[str, str], ...]:
+        """`( key [=] value, ... )` (values=True) or `( key, ... )`; values as strings."""
+        self.expect("(")
+        out: list[tuple[str, str]] = []
+        while True:
+            key = self.property_key()
+            value = ""
+            if values:
+                self.accept("=")
+                value = self.property_value()
+            elif self.at("="):
+                raise self.error("',' or ')' (UNSET TBLPROPERTIES takes keys only)")
+            out.append((key, value))
+            if self.accept(","):
+                continue
+            self.expect(")", "',' or ')'")
+            return tuple(out)
+
+    def property_key(self) -> str:
+        if self.i < self.n and self.t[self.i].kind == STRING:
+            return self.string()
+        return self.name("a property key").dotted
+
+    def property_value(self) -> str:
+        tok = self.t[self.i] if self.i < self.n else None
+        if tok is not None:
+            if tok.kind == STRING:
+                return self.string()
+            if (tok.kind == NUMBER and tok.text[-1].isdigit()) or (tok.kind == WORD and tok.kw in ("TRUE", "FALSE")):
+                self.i += 1
+                return tok.text
+        raise self.error("a property value")
+
+    # ------------------------------------------------------------------ statements
+
+    def statement(self, span: Span) -> Statement:
+        first = self.t[0]
+        k = first.kw
+        if k == "ALTER":
+            if self.kw(1) == "TABLE":
+                return self.alter_table(span)
+            return self.other(span)
+        if k == "CREATE" or (k == "REPLACE" and self.kw(1) == "TABLE"):
+            return self.create(span)
+        if k == "DROP":
+            if self.kw(1) == "TABLE":
+                return self.drop_table(span)
+            return self.other(span)
+        if k == "SET":
+            return self.set_config(span)
+        if k == "CALL":
+            return self.call(span)
+        return self.other(span)
+
+    def other(self, span: Span) -> Statement:
+        t, n = self.t, self.n
+        first = t[0]
+        k = first.kw
+        j = 0
+        while j < n and t[j].kw == "(":  # (SELECT ...) UNION ...
+            j += 1
+        if j < n and j > 0:
+            k = t[j].kw
+        if first.kind != WORD or k not in _STATEMENT_STARTERS:
+            self.i = j
+            raise self.error("a statement")
+        keyword = t[j].text.lower()
+        table: Name | None = None
+        self.i = j + 1
+        if k in ("CREATE", "DROP", "ALTER"):
+            while self.i < n and t[self.i].kw in _OBJECT_MODIFIERS:
+                self.i += 1
+            if self.i < n and t[self.i].kind == WORD:
+                keyword += " " + t[self.i].text.lower()
+                self.i += 1
+        else:
+            try:
+                if k == "INSERT":
+                    if self.accept("INTO") or self.accept("OVERWRITE"):
+                        self.accept("TABLE")
+                        table = self.name()
+                elif k == "UPDATE":
+                    table = self.name()
+                elif k == "DELETE":
+                    self.expect("FROM")
+                    table = self.name()
+                elif k == "MERGE":
+                    self.expect("INTO")
+                    table = self.name()
+                elif k == "TRUNCATE":
+                    self.expect("TABLE")
+                    table = self.name()
+            except _ParseError:
+                table = None
+        return Other(keyword, span, table)
+
+    # ALTER TABLE ---------------------------------------------------------
+
+    def alter_table(self, span: Span) -> Statement:
+        self.i = 2
+        table = self.name("a table name")
+        action = self.alter_action()
+        self.expect_end()
+        return AlterTable(table, action, span)
+
+    def alter_action(self) -> AlterAction:
+        if self.i >= self.n:
+            raise self.error("an ALTER TABLE action")
+        tok = self.t[self.i]
+        k = tok.kw
+        self.ctx = tok.start
+        self.i += 1
+        if k == "ADD":
+            if self.accept("COLUMN") or self.accept("COLUMNS"):
+                if_not_exists = self.accept_seq("IF", "NOT", "EXISTS")
+                paren = self.accept("(")
+                return AddColumns(self.column_list(paren), if_not_exists)
+            if self.accept_seq("PARTITION", "FIELD"):
+                tr = self.transform()
+                return AddPartitionField(tr, self.optional_alias())
+            raise self.error("COLUMN, COLUMNS or PARTITION FIELD")
+        if k == "DROP":
+            if self.accept("COLUMN") or self.accept("COLUMNS"):
+                if_exists = self.accept_seq("IF", "EXISTS")
+                if self.accept("("):
+                    paths = self.names()
+                    self.expect(")", "',' or ')'")
+                else:
+                    paths = self.names()
+                return DropColumns(paths, if_exists)
+            if self.accept_seq("PARTITION", "FIELD"):
+                return DropPartitionField(self.transform())
+            if self.accept_seq("IDENTIFIER", "FIELDS"):
+                return DropIdentifierFields(self.names())
+            if self.at("BRANCH", "TAG"):
+                return self.branch_or_tag("drop")
+            raise self.error("COLUMN, COLUMNS, PARTITION FIELD, IDENTIFIER FIELDS, BRANCH or TAG")
+        if k == "RENAME":
+            if self.accept("COLUMN"):
+                path = self.name("a column name")
+                self.expect("TO")
+                return RenameColumn(path, self.single_name("a new column name"))
+            if self.accept("TO"):
+                return RenameTable(self.name("a table name"))
+            raise self.error("COLUMN or TO")
+        if k == "ALTER" or k == "CHANGE":
+            return self.alter_column(k)
+        if k == "REPLACE":
+            if self.accept("COLUMNS"):
+                self.expect("(")
+                return ReplaceColumns(self.column_list(True))
+            if self.accept_seq("PARTITION", "FIELD"):
+                old = self.transform()
+                self.expect("WITH")
+                new = self.transform()
+                return ReplacePartitionField(old, new, self.optional_alias())
+            if self.at("BRANCH", "TAG"):
+                return self.branch_or_tag("replace")
+            raise self.error("COLUMNS, PARTITION FIELD, BRANCH or TAG")
+        if k == "CREATE":
+            verb = "create_or_replace" if self.accept_seq("OR", "REPLACE") else "create"
+            if self.at("BRANCH", "TAG"):
+                return self.branch_or_tag(verb)
+            raise self.error("BRANCH or TAG" if verb == "create" else "BRANCH or TAG")
+        if k == "SET":
+            if self.accept("TBLPROPERTIES"):
+                return SetProperties(self.property_list(values=True))
+            if self.accept("LOCATION"):
+                return SetLocation(self.string("a location string"))
+            if self.accept_seq("IDENTIFIER", "FIELDS"):
+                return SetIdentifierFields(self.names())
+            raise self.error("TBLPROPERTIES, LOCATION or IDENTIFIER FIELDS")
+        if k == "UNSET":
+            self.expect("TBLPROPERTIES")
+            if_exists = self.accept_seq("IF", "EXISTS")
+            return UnsetProperties(tuple(key for key, _ in self.property_list(values=False)), if_exists)
+        if k == "WRITE":
+            return self.write_spec()
+        self.i -= 1
+        self.ctx = self.t[0].start
+        raise self.error("ADD, DROP, RENAME, ALTER, CHANGE, REPLACE, SET, UNSET, WRITE or CREATE")
+
+    def optional_alias(self) -> str | None:
+        if self.accept("AS"):
+            return self.ident("a partition field name").text
+        return None
+
+    def branch_or_tag(self, verb: str) -> BranchOrTag:
+        kind = self.t[self.i].kw.lower()  # type: ignore[union-attr]
+        self.i += 1
+        if verb == "drop":
+            self.accept_seq("IF", "EXISTS")
+        elif verb != "replace":
+            self.accept_seq("IF", "NOT", "EXISTS")
+        name = self.ident(f"a {kind} name").text
+        self.i = self.n  # options (AS OF VERSION, RETAIN, WITH SNAPSHOT RETENTION) are skipped
+        return BranchOrTag(verb, kind, name)
+
+    def alter_column(self, verb: str) -> AlterAction:
+        self.accept("COLUMN")
+        path = self.name("a column name")
+        after_path = self.i
+        action = self.alter_column_action(path)
+        if action is not None:
+            return action
+        if verb == "CHANGE" and self.i < self.n and self.t[self.i].kind in (WORD, QIDENT):
+            # Hive style: CHANGE [COLUMN] old new type [NOT NULL] [COMMENT 'x'] [FIRST|AFTER c]
+            self.i = after_path
+            return self.hive_change(path)
+        self.i = after_path
+        raise self.error(
+            "TYPE, SET NOT NULL, DROP NOT NULL, SET DEFAULT, DROP DEFAULT, COMMENT, FIRST or AFTER"
+            + (" (or a new name and type)" if verb == "CHANGE" else "")
+        )
+
+    def alter_column_action(self, path: Name) -> AlterAction | None:
+        k = self.kw()
+        if k == "TYPE":
+            self.i += 1
+            return AlterColumnType(path, self.data_type())
+        if k == "SET" or k == "DROP":
+            if self.kw(1) == "NOT" and self.kw(2) == "NULL":
+                self.i += 3
+                return AlterColumnNullability(path, k == "SET")
+            if self.kw(1) == "DEFAULT":
+                self.i += 2
+                if k == "DROP":
+                    return AlterColumnDefault(path, None)
+                return AlterColumnDefault(path, self.expression_text())
+            return None
+        if k == "COMMENT":
+            self.i += 1
+            if self.i < self.n and self.t[self.i].kind == STRING:
+                return AlterColumnComment(path, self.string())
+            return None
+        if k == "FIRST" or k == "AFTER":
+            if k == "AFTER" and not (self.i + 1 < self.n and self.t[self.i + 1].kind in (WORD, QIDENT)):
+                return None
+            return AlterColumnPosition(path, self.position())
+        return None
+
+    def hive_change(self, path: Name) -> ChangeColumn:
+        new_name = self.single_name("a new column name")
+        typ = self.data_type()
+        not_null = self.accept_seq("NOT", "NULL")
+        comment = None
+        if self.accept("COMMENT"):
+            comment = self.string()
+        position = None
+        if self.at("FIRST", "AFTER"):
+            position = self.position()
+        if not self.at_end():
+            raise self.error("NOT NULL, COMMENT, FIRST, AFTER or end of statement")
+        return ChangeColumn(path, new_name, typ, not_null, comment, position)
+
+    def write_spec(self) -> WriteSpec:
+        distributed = locally = unordered = False
+        order: tuple[SortTerm, ...] | None = None
+        while True:
+            if self.accept("DISTRIBUTED"):
+                self.expect("BY")
+                self.expect("PARTITION")
+                distributed = True
+            elif self.at("LOCALLY", "ORDERED"):
+                if self.accept("LOCALLY"):
+                    locally = True
+                self.expect("ORDERED")
+                self.expect("BY")
+                if self.accept("("):
+                    terms = [self.sort_term()]
+                    while self.accept(","):
+                        terms.append(self.sort_term())
+                    self.expect(")", "',' or ')'")
+                else:
+                    terms = [self.sort_term()]
+                    while self.accept(","):
+                        terms.append(self.sort_term())
+                order = tuple(terms)
+            elif self.accept("UNORDERED"):
+                unordered = True
+            elif not (distributed or unordered or order is not None):
+                raise self.error("DISTRIBUTED BY PARTITION, LOCALLY ORDERED BY, ORDERED BY or UNORDERED")
+            elif self.at_end():
+                return WriteSpec(distributed, locally, unordered, order)
+            else:
+                raise self.error("',', DISTRIBUTED BY PARTITION, LOCALLY ORDERED BY, ORDERED BY, UNORDERED or end of statement")
+
+    # CREATE / REPLACE TABLE ------------------------------------------------
+
+    def create(self, span: Span) -> Statement:
+        replace = self.t[0].kw == "REPLACE"
+        self.i = 1
+        or_replace = False
+        if not replace:
+            or_replace = self.accept_seq("OR", "REPLACE")
+            self.accept("EXTERNAL")
+            if not self.at("TABLE"):
+                return self.other(span)
+        self.expect("TABLE")
+        if_not_exists = self.accept_seq("IF", "NOT", "EXISTS")
+        table = self.name("a table name")
+        columns: tuple[ColumnDef, ...] = ()
+        if self.at("(") and self.kw(1) not in ("SELECT", "WITH", "FROM", "VALUES", "("):
+            self.i += 1
+            columns = self.column_list(True)
+        if self.at("LIKE"):
+            return Other("create table like", span, table)
+        using = None
+        partitioned: tuple[Transform, ...] = ()
+        properties: tuple[tuple[str, str], ...] = ()
+        location = comment = None
+        as_select = False
+        seen: set[str] = set()
+        while self.i < self.n:
+            tok = self.t[self.i]
+            k = tok.kw
+            self.ctx = tok.start
+            clause = k
+            if clause in seen:
+                raise _ParseError(f"duplicate {tok.text.upper()} clause in CREATE TABLE", tok)
+            seen.add(clause)  # type: ignore[arg-type]
+            if k == "USING":
+                self.i += 1
+                using = self.ident("a table format").text
+            elif k == "PARTITIONED":
+                self.i += 1
+                self.expect("BY")
+                self.expect("(")
+                extra: list[ColumnDef] = []
+                items = [self.partition_field(extra)]
+                while self.accept(","):
+                    items.append(self.partition_field(extra))
+                self.expect(")", "',' or ')'")
+                partitioned = tuple(items)
+                columns += tuple(extra)
+            elif k == "TBLPROPERTIES":
+                self.i += 1
+                properties = self.property_list(values=True)
+            elif k == "OPTIONS":
+                self.i += 1
+                self.property_list(values=True)
+            elif k == "LOCATION":
+                self.i += 1
+                location = self.string("a location string")
+            elif k == "COMMENT":
+                self.i += 1
+                comment = self.string()
+            elif k in ("AS", "SELECT", "WITH", "FROM", "VALUES", "(", "TABLE"):
+                as_select = True
+                self.i = self.n
+                break
+            else:
+                raise self.error(
+                    "USING, PARTITIONED BY, TBLPROPERTIES, OPTIONS, LOCATION, COMMENT, AS or end of statement"
+                )
+        return CreateTable(
+            table,
+            columns,
+            or_replace,
+            replace,
+            if_not_exists,
+            using,
+            partitioned,
+            properties,
+            location,
+            comment,
+            as_select,
+            span,
+        )
+
+    def partition_field(self, extra: list[ColumnDef]) -> Transform:
+        """A transform, or a Hive-style `name type [NOT NULL] [COMMENT 'x']`, which also adds the
+        column (to `extra`) and partitions by it."""
+        tr = self.transform()
+        if tr.func is None and len(tr.args[0].parts) == 1 and self.kw() in _TYPE_NAMES:  # type: ignore[union-attr]
+            name: Name = tr.args[0]  # type: ignore[assignment]
+            typ = self.data_type()
+            not_null = self.accept_seq("NOT", "NULL")
+            comment = self.string() if self.accept("COMMENT") else None
+            extra.append(ColumnDef(name, typ, not_null, comment, None, None, self.span(tr.span.start, self.prev_end())))
+        return tr
+
+    def drop_table(self, span: Span) -> Statement:
+        self.i = 2
+        if_exists = self.accept_seq("IF", "EXISTS")
+        table = self.name("a table name")
+        purge = self.accept("PURGE")
+        self.expect_end()
+        return DropTable(table, if_exists, purge, span)
+
+    # SET / CALL ------------------------------------------------------------
+
+    def set_config(self, span: Span) -> Statement:
+        t, n, text = self.t, self.n, self.text
+        if n == 1 or (t[1].kw == "-" and n <= 3) or (t[1].kw == "TIME" and self.kw(2) == "ZONE"):
+            keyword = "set time zone" if n > 1 and t[1].kw == "TIME" else "set"
+            return Other(keyword, span)
+        eq = 1
+        while eq < n and t[eq].kw != "=":
+            eq += 1
+        key_toks = t[1:eq]
+        if not key_toks:
+            self.i = eq
+            raise self.error("a configuration key")
+        if len(key_toks) == 1 and key_toks[0].kind in (QIDENT, STRING):
+            key = key_toks[0].text
+        else:
+            key = text[key_toks[0].start : key_toks[-1].end]
+        if eq == n:
+            return SetConfig(key, None, span)
+        value_toks = t[eq + 1 :]
+        if not value_toks:
+            value = ""
+        elif all(v.kind == STRING for v in value_toks):
+            value = "".join(v.text for v in value_toks)
+        else:
+            value = text[value_toks[0].start : value_toks[-1].end]
+        return SetConfig(key, value, span)
+
+    def call(self, span: Span) -> Statement:
+        self.i = 1
+        procedure = self.name("a procedure name")
+        self.expect("(")
+        args: list[tuple[str | None, str]] = []
+        if not self.accept(")"):
+            while True:
+                arg_name = None
+                if (
+                    self.i + 1 < self.n
+                    and self.t[self.i].kind in (WORD, QIDENT)
+                    and self.t[self.i + 1].kw == "=>"
+                ):
+                    arg_name = self.t[self.i].text
+                    self.i += 2
+                args.append((arg_name, self.expression_text()))
+                if self.accept(","):
+                    continue
+                self.expect(")", "',' or ')'")
+                break
+        self.expect_end()
+        return Call(procedure, tuple(args), span)
+
+
+# ---------------------------------------------------------------------------- files
+
+
+def _unterminated_message(text: str, pos: int) -> str:
+    c = text[pos] if pos < len(text) else ""
+    if c in "'\"":
+        return f"unterminated string literal (the quote {c} is never closed)"
+    if c == "`":
+        return "unterminated quoted identifier (the backtick ` is never closed)"
+    if text.startswith("/*", pos):
+        return "unterminated comment (/* is never closed)"
+    if c and c in "rRxXbB" and pos + 1 < len(text) and text[pos + 1] in "'\"":
+        return f"unterminated string literal (the quote {text[pos + 1]} is never closed)"
+    return f"cannot tokenize the text starting with {_quote(text[pos : pos + 20], 30)}"
+
+
+def _split(toks: list[_Tok]) -> list[list[_Tok]]:
+    statements: list[list[_Tok]] = []
+    begin = 0
+    for j, tok in enumerate(toks):
+        if tok.kw == ";" and tok.kind == PUNCT:
+            if j > begin:
+                statements.append(toks[begin:j])
+            begin = j + 1
+    if begin < len(toks):
+        statements.append(toks[begin:])
+    return statements
+
+
+def parse_text(text: str, path: str = "<string>") -> ParsedFile:
+    """Parse SQL `text` (the contents of `path`) into statements and comments. Never raises."""
+    li = LineIndex(path, text)
+    try:
+        return _parse(text, path, li)
+    except Exception as e:  # pragma: no cover - last resort: never let a bug stop the linter
+        end = max(len(text), 1)
+        span = li.span(0, end)
+        return ParsedFile(path, (Unparsed(f"internal parser error: {type(e).__name__}: {e}", span, span),))
+
+
+def parse_file(source: SourceFile) -> ParsedFile:
+    return parse_text(source.text, source.path)
+
+
+def _parse(text: str, path: str, li: LineIndex) -> ParsedFile:
+    raw, ok = _tokenize(text)
+    toks: list[_Tok] = []
+    comments: list[Comment] = []
+    failure: Unparsed | None = None
+    if ok:
+        _convert(raw, text, 0, toks)
+        _collect_comments(text, toks, len(text), li, comments)
+    else:
+        # Keep the statements up to the last semicolon tokenized before the failure; the rest of
+        # the file is one Unparsed statement.
+        cut = len(raw)
+        while cut and raw[cut - 1].token_type != _SEMICOLON:
+            cut -= 1
+        _convert(raw[:cut], text, 0, toks)
+        rest: list[_Tok] = []
+        _convert(raw[cut:], text, 0, rest)
+        everything = toks + rest
+        pos = everything[-1].end if everything else 0
+        bad, _ = _scan_gap(text, pos, len(text), li, [])
+        if bad >= len(text):  # no visible culprit: blame the last token read
+            bad = everything[-1].start if everything else 0
+        _collect_comments(text, everything, bad, li, comments)
+        first = rest[0].start if rest else bad
+        end = max(len(text.rstrip()), bad + 1)
+        width = 2 if text.startswith("/*", bad) else 1
+        failure = Unparsed(
+            _unterminated_message(text, bad),
+            li.span(first, end),
+            li.span(bad, min(bad + width, len(text))),
+        )
+    parser = _StatementParser(text, li)
+    statements: list[Statement] = [parser.parse(s) for s in _split(toks)]
+    if failure is not None:
+        statements.append(failure)
+    return ParsedFile(path, tuple(statements), tuple(comments))

@@ -6,31 +6,61 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from icelint.changes import Step
+from icelint import changes as ch
 from icelint.lower import lower_files
 from icelint.model.table import TableMetadata
-from icelint.replay.engine import Replay, ReplayResult
+from icelint.replay.engine import Replay, ReplayResult, table_key
 from icelint.source import SourceFile
 from icelint.syntax.ast import ParsedFile
 from icelint.syntax.parser import parse_file
 
 
 @dataclass
+class Parsed:
+    sources: list[SourceFile]
+    files: list[ParsedFile]
+    steps: list[ch.Step]
+
+    @property
+    def referenced_tables(self) -> list[str]:
+        return [s.table for s in self.steps if isinstance(s, ch.Commit)]
+
+    @property
+    def created_tables(self) -> set[str]:
+        return {
+            s.table
+            for s in self.steps
+            if isinstance(s, ch.Commit) and s.changes and isinstance(s.changes[0], ch.CreateTable)
+        }
+
+    @property
+    def statement_count(self) -> int:
+        return len(self.steps)
+
+
+@dataclass
 class Run:
     sources: list[SourceFile]
     parsed: list[ParsedFile]
-    steps: list[Step]
+    steps: list[ch.Step]
     result: ReplayResult
+
+
+def parse_sources(sources: Iterable[SourceFile]) -> Parsed:
+    sources = list(sources)
+    files = [parse_file(s) for s in sources]
+    return Parsed(sources, files, lower_files(files))
+
+
+def replay(parsed: Parsed, initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False) -> Run:
+    result = Replay(initial, case_sensitive=case_sensitive).run(parsed.steps)
+    return Run(parsed.sources, parsed.files, parsed.steps, result)
 
 
 def replay_sources(
     sources: Iterable[SourceFile], initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False
 ) -> Run:
-    sources = list(sources)
-    parsed = [parse_file(s) for s in sources]
-    steps = lower_files(parsed)
-    result = Replay(initial, case_sensitive=case_sensitive).run(steps)
-    return Run(sources, parsed, steps, result)
+    return replay(parse_sources(sources), initial, case_sensitive)
 
 
 def replay_text(sql: str, initial: dict[str, TableMetadata] | None = None, path: str = "<string>") -> Run:
@@ -39,3 +69,6 @@ def replay_text(sql: str, initial: dict[str, TableMetadata] | None = None, path:
 
 def replay_paths(paths: Iterable[str | Path], initial: dict[str, TableMetadata] | None = None) -> Run:
     return replay_sources([SourceFile.read(p) for p in paths], initial)
+
+
+__all__ = ["Parsed", "Run", "parse_sources", "replay", "replay_paths", "replay_sources", "replay_text", "table_key"]

@@ -66,6 +66,7 @@ class ReplayResult:
     initial: dict[str, TableMetadata]
     unknown: set[str] = field(default_factory=set)  # tables whose schema cannot be known (CTAS, non-Iceberg)
     display_names: dict[str, str] = field(default_factory=dict)  # key → name as first written
+    missing: set[str] = field(default_factory=set)  # referenced but never created, and no state given
 
 
 class Replay:
@@ -73,6 +74,7 @@ class Replay:
         self.initial = {table_key(k): v for k, v in (initial or {}).items()}
         self.tables: dict[str, TableMetadata | None] = dict(self.initial)
         self.unknown: set[str] = set()
+        self.missing: set[str] = set()  # referenced, never created, no state given
         self.case_sensitive = case_sensitive
         self.display: dict[str, str] = {}
 
@@ -87,7 +89,8 @@ class Replay:
 
     def run(self, steps: Iterable[ch.Step]) -> ReplayResult:
         outcomes = [self.apply(s) for s in steps]
-        return ReplayResult(outcomes, self.tables, self.initial, self.unknown, self.display)
+        tables = {k: v for k, v in self.tables.items()}
+        return ReplayResult(outcomes, tables, self.initial, self.unknown, self.display, self.missing)
 
     def apply(self, step: ch.Step) -> Outcome:
         if isinstance(step, ch.SessionConfig):
@@ -100,19 +103,19 @@ class Replay:
         self.display.setdefault(key, step.table)
         before = self.tables.get(key)
         if key in self.unknown:
-            return Outcome(step, key, None, None, None, self.case_sensitive, "the table's schema is unknown")
+            return Outcome(step, key, None, None, None, self.case_sensitive, "unknown-schema")
+        first = step.changes[0] if step.changes else None
+        if key not in self.tables and not isinstance(first, (ch.CreateTable, ch.DropTable)):
+            self.missing.add(key)
+        if key in self.missing:
+            return Outcome(step, key, None, None, None, self.case_sensitive, "unknown-table")
         try:
             after = self._commit(key, before, step)
         except ReplayError as e:
             if e.span is None:
                 e.span = step.span
             return Outcome(step, key, before, before, e, self.case_sensitive)
-        if after is None:
-            self.tables.pop(key, None) if key not in self.initial else self.tables.__setitem__(key, None)
-            if key in self.initial:
-                self.tables[key] = None
-        else:
-            self.tables[key] = after
+        self.tables[key] = after  # None: dropped (or renamed away)
         return Outcome(step, key, before, after, None, self.case_sensitive)
 
     # ------------------------------------------------------------------ commits

@@ -123,49 +123,66 @@ def _tokenize(sql: str) -> tuple[list, bool]:
         return partial, False
 
 
+def _fast_kinds() -> dict[TokenType, int]:
+    """Token types whose kind does not depend on their text."""
+    kinds: dict[TokenType, int] = {TokenType.VAR: WORD, TokenType.IDENTIFIER: QIDENT, TokenType.NUMBER: NUMBER}
+    kinds.update((t, STRING) for t in _STRING_TYPES)
+    kinds.update((t, LITERAL) for t in _LITERAL_TYPES)
+    symbol_types: set[TokenType] = set(_TOKENIZER_CLASS.SINGLE_TOKENS.values())
+    word_types: set[TokenType] = set()
+    for key, tt in _TOKENIZER_CLASS.KEYWORDS.items():
+        (word_types if key[:1].isalnum() or key[:1] == "_" else symbol_types).add(tt)
+    for tt in symbol_types - word_types - _COMMANDS - set(kinds):
+        kinds[tt] = PUNCT
+    return kinds
+
+
+_FAST_KINDS = _fast_kinds()
+
+
 def _convert(raw: list, text: str, offset: int, out: list[_Tok]) -> None:
     """Append normalised tokens of `raw` (tokens of text[offset:...]) to `out`."""
-    n = len(raw)
+    append = out.append
+    fast = _FAST_KINDS.get
     last_start = -1
-    i = 0
-    while i < n:
-        tok = raw[i]
-        tt = tok.token_type
+    skip = 0
+    for i, tok in enumerate(raw):
+        if skip:
+            skip -= 1
+            continue
         start = tok.start + offset
         if start <= last_start:  # synthetic DCOLON/type tokens of a suffixed literal (10L)
-            i += 1
             continue
         last_start = start
         end = tok.end + offset + 1
-        if tt in _COMMANDS and (i == 0 or raw[i - 1].token_type in _COMMAND_PREFIX):
+        tt = tok.token_type
+        kind = fast(tt)
+        if kind == WORD:
+            t = tok.text
+            append(_Tok(WORD, t.upper(), t, start, end))
+        elif kind == PUNCT:
+            t = tok.text
+            append(_Tok(PUNCT, t, t, start, end))
+        elif kind == QIDENT or kind == STRING:
+            append(_Tok(kind, None, tok.text, start, end))
+        elif kind is not None:  # NUMBER, LITERAL: as written (10L, X'0F')
+            append(_Tok(kind, None, text[start:end], start, end))
+        elif tt in _COMMANDS and (i == 0 or raw[i - 1].token_type in _COMMAND_PREFIX):
             _add_word_tokens(text, start, end, out)
-            if i + 1 < n and raw[i + 1].token_type == TokenType.STRING:
+            if i + 1 < len(raw) and raw[i + 1].token_type == TokenType.STRING:
                 # The rest of the statement was swallowed into one STRING: tokenize it again.
-                body_end = raw[i + 2].start + offset if i + 2 < n else len(text)
+                body_end = raw[i + 2].start + offset if i + 2 < len(raw) else len(text)
                 _convert_body(text, end, body_end, out)
-                i += 2
-                continue
-            i += 1
-            continue
-        t = tok.text
-        if tt == TokenType.VAR:
-            out.append(_Tok(WORD, t.upper(), t, start, end))
-        elif tt == TokenType.IDENTIFIER:
-            out.append(_Tok(QIDENT, None, t, start, end))
-        elif tt in _STRING_TYPES:
-            out.append(_Tok(STRING, None, t, start, end))
-        elif tt == TokenType.NUMBER:
-            out.append(_Tok(NUMBER, None, text[start:end], start, end))
-        elif tt in _LITERAL_TYPES:
-            out.append(_Tok(LITERAL, None, text[start:end], start, end))
-        elif t and (t[0].isalnum() or t[0] == "_"):
-            if " " in t:  # a multi-word keyword such as PARTITIONED BY
-                _add_word_tokens(text, start, end, out)
-            else:
-                out.append(_Tok(WORD, t.upper(), text[start:end], start, end))
+                skip = 1
         else:
-            out.append(_Tok(PUNCT, t, t, start, end))
-        i += 1
+            t = tok.text
+            if t and (t[0].isalnum() or t[0] == "_"):
+                if " " in t:  # a multi-word keyword such as PARTITIONED BY
+                    _add_word_tokens(text, start, end, out)
+                else:
+                    append(_Tok(WORD, t.upper(), text[start:end], start, end))
+            else:
+                append(_Tok(PUNCT, t, t, start, end))
 
 
 def _add_word_tokens(text: str, start: int, end: int, out: list[_Tok]) -> None:
@@ -254,12 +271,15 @@ def _collect_comments(
     n = len(toks)
     pos = 0
     find = text.find
+    next_dash = next_slash = -2  # cached next occurrences (-1: none left, -2: not searched)
     while pos < limit:
-        a = find("--", pos, limit)
-        b = find("/*", pos, limit)
-        if a < 0 and b < 0:
+        if next_dash != -1 and next_dash < pos:
+            next_dash = find("--", pos, limit)
+        if next_slash != -1 and next_slash < pos:
+            next_slash = find("/*", pos, limit)
+        if next_dash < 0 and next_slash < 0:
             return
-        p = a if b < 0 or (0 <= a < b) else b
+        p = next_dash if next_slash < 0 or (0 <= next_dash < next_slash) else next_slash
         k = bisect.bisect_right(starts, p)  # toks[k-1].start <= p < toks[k].start
         if k and p < toks[k - 1].end:  # inside a token (a string, ...)
             pos = toks[k - 1].end
@@ -287,11 +307,11 @@ class _ParseError(Exception):
 _STATEMENT_STARTERS = frozenset(
     """ADD ALTER ANALYZE BEGIN CACHE CALL CLEAR COMMENT COMMIT CONVERT CREATE DECLARE DELETE DESC
     DESCRIBE DROP END EXECUTE EXPLAIN FROM FSCK GENERATE GRANT INSERT LIST LOAD MAP MERGE MSCK
-    OPTIMIZE REDUCE REFRESH REPAIR REPLACE RESET RESTORE REVOKE ROLLBACK SELECT SET SHOW TABLE
+    OPTIMIZE REDUCE REFRESH REPAIR RESET RESTORE REVOKE ROLLBACK SELECT SET SHOW TABLE
     TRUNCATE UNCACHE UPDATE USE VACUUM VALUES WITH""".split()
 )
 # Words skipped to find the object of CREATE/DROP/ALTER in an Other statement's keyword.
-_OBJECT_MODIFIERS = frozenset(("OR", "REPLACE", "GLOBAL", "TEMPORARY", "TEMP", "EXTERNAL", "MATERIALIZED"))
+_OBJECT_MODIFIERS = frozenset(("OR", "REPLACE", "GLOBAL", "TEMPORARY", "TEMP", "MATERIALIZED"))
 _COLUMN_CLAUSES = "NOT NULL, DEFAULT, COMMENT, FIRST or AFTER"
 _INTERVAL_UNITS = frozenset(("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"))
 _DECIMAL_TYPES = frozenset(("DECIMAL", "DEC", "NUMERIC"))
@@ -561,10 +581,10 @@ class _StatementParser:
         """`path type [NOT NULL] [DEFAULT expr] [COMMENT 'x'] [FIRST | AFTER name]`, clauses in any
         order; `follow` lists what may come next (None: the end of the statement)."""
         saved_ctx = self.ctx
-        start = self.t[self.i].start if self.i < self.n else self.ctx
+        path = self.name("a column name")
+        start = path.span.start
         if not first:  # the first column keeps the clause ('ADD COLUMN a') in messages
             self.ctx = start
-        path = self.name("a column name")
         typ = self.data_type()
         not_null = False
         default: str | None = None
@@ -596,7 +616,7 @@ class _StatementParser:
     def _at_column_clause(self) -> bool:
         k = self.t[self.i].kw
         if k in ("COMMENT", "FIRST", "AFTER"):
-            return True
+            return self.kw(1) != "("  # not a call such as first(x)
         return k == "NOT" and self.kw(1) == "NULL" and self.t[self.i - 1].kw != "IS"
 
     def column_list(self, parenthesised: bool) -> tuple[ColumnDef, ...]:
@@ -720,22 +740,25 @@ class _StatementParser:
             j += 1
         if j < n and j > 0:
             k = t[j].kw
-        if first.kind != WORD or k not in _STATEMENT_STARTERS:
+        if j >= n or t[j].kind != WORD or k not in _STATEMENT_STARTERS:
             self.i = j
             raise self.error("a statement")
         keyword = t[j].text.lower()
         table: Name | None = None
         self.i = j + 1
         if k in ("CREATE", "DROP", "ALTER"):
+            temporary = False
             while self.i < n and t[self.i].kw in _OBJECT_MODIFIERS:
+                temporary = temporary or t[self.i].kw in ("TEMPORARY", "TEMP")
                 self.i += 1
             if self.i < n and t[self.i].kind == WORD:
-                keyword += " " + t[self.i].text.lower()
+                obj = t[self.i].text.lower()
+                keyword += " temporary " + obj if temporary and obj == "table" else " " + obj
                 self.i += 1
         else:
             try:
                 if k == "INSERT":
-                    if self.accept("INTO") or self.accept("OVERWRITE"):
+                    if (self.accept("INTO") or self.accept("OVERWRITE")) and not self.at("DIRECTORY", "LOCAL"):
                         self.accept("TABLE")
                         table = self.name()
                 elif k == "UPDATE":
@@ -873,28 +896,27 @@ class _StatementParser:
         )
 
     def alter_column_action(self, path: Name) -> AlterAction | None:
+        """The v2 action after `ALTER|CHANGE COLUMN path`, None if the next word starts none.
+
+        As in Spark, these words win over a Hive-style new name: `CHANGE COLUMN a first int`
+        is an error and `CHANGE COLUMN a after int` moves `a` after a column named `int`."""
         k = self.kw()
         if k == "TYPE":
             self.i += 1
             return AlterColumnType(path, self.data_type())
         if k == "SET" or k == "DROP":
-            if self.kw(1) == "NOT" and self.kw(2) == "NULL":
-                self.i += 3
+            self.i += 1
+            if self.accept_seq("NOT", "NULL"):
                 return AlterColumnNullability(path, k == "SET")
-            if self.kw(1) == "DEFAULT":
-                self.i += 2
+            if self.accept("DEFAULT"):
                 if k == "DROP":
                     return AlterColumnDefault(path, None)
                 return AlterColumnDefault(path, self.expression_text())
-            return None
+            raise self.error("NOT NULL or DEFAULT")
         if k == "COMMENT":
             self.i += 1
-            if self.i < self.n and self.t[self.i].kind == STRING:
-                return AlterColumnComment(path, self.string())
-            return None
+            return AlterColumnComment(path, self.string())
         if k == "FIRST" or k == "AFTER":
-            if k == "AFTER" and not (self.i + 1 < self.n and self.t[self.i + 1].kind in (WORD, QIDENT)):
-                return None
             return AlterColumnPosition(path, self.position())
         return None
 
@@ -942,7 +964,9 @@ class _StatementParser:
             elif self.at_end():
                 return WriteSpec(distributed, locally, unordered, order)
             else:
-                raise self.error("',', DISTRIBUTED BY PARTITION, LOCALLY ORDERED BY, ORDERED BY, UNORDERED or end of statement")
+                raise self.error(
+                    "',', DISTRIBUTED BY PARTITION, LOCALLY ORDERED BY, ORDERED BY, UNORDERED or end of statement"
+                )
 
     # CREATE / REPLACE TABLE ------------------------------------------------
 

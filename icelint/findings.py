@@ -1,0 +1,56 @@
+"""Findings: what the rules report, in the form every reporter renders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+    @property
+    def rank(self) -> int:
+        return {"info": 0, "warning": 1, "error": 2}[self.value]
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str  # ICE001
+    name: str  # drop-then-add
+    severity: Severity
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+    help: str | None = None
+    table: str | None = None
+    column_path: str | None = None
+    field_id: int | None = None
+    statement_index: int = 0
+    suppressed_reason: str | None = field(default=None, compare=False)
+
+    @property
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.rule, self.message)
+
+    def to_json(self) -> dict:
+        return {
+            "rule": self.rule,
+            "name": self.name,
+            "severity": self.severity.value,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "table": self.table,
+            "column_path": self.column_path,
+            "field_id": self.field_id,
+            "message": self.message,
+            "help": self.help,
+        }

@@ -1,0 +1,32 @@
+"""Run the rules over a replay: outcomes → findings (sorted, deduplicated)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from icelint import changes as ch
+from icelint.findings import Finding
+from icelint.pipeline import Run
+from icelint.rules._base import Rule, RuleContext, TableHistory, where
+
+
+def lint_run(run: Run, rules: Sequence[Rule]) -> list[Finding]:
+    result = run.result
+    histories: dict[str, TableHistory] = {}
+    findings: list[Finding] = []
+    for outcome in result.outcomes:
+        key = outcome.table
+        if key is not None and key not in histories:
+            initial = result.initial.get(key)
+            histories[key] = TableHistory.from_metadata(initial) if initial is not None else TableHistory()
+        history = histories.get(key) if key is not None else TableHistory()
+        assert history is not None
+        ctx = RuleContext(outcome, result, history, result.display_names.get(key, key) if key else "")
+        for rule in rules:
+            findings.extend(rule.check(ctx))
+        if outcome.accepted and outcome.before is not None and outcome.after is not None:
+            if outcome.before.schema is not outcome.after.schema:
+                history.record_drops(outcome.before.schema, outcome.after.schema, where(outcome.step.span))
+        if isinstance(outcome.step, ch.Commit) and outcome.after is None and outcome.before is not None:
+            histories.pop(key, None)  # dropped or renamed away: a later CREATE starts a new history
+    return sorted(set(findings), key=lambda f: f.sort_key)

@@ -1,0 +1,75 @@
+"""The text report: ruff/squawk-shaped blocks, colour only on a terminal."""
+
+from __future__ import annotations
+
+from typing import IO
+
+from icelint.findings import Finding, Severity
+from icelint.reporters import Report
+from icelint.source import LineIndex
+
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
+
+
+def _snippet(f: Finding, index: LineIndex | None) -> list[str]:
+    if index is None:
+        return []
+    last_line = min(f.end_line, f.line + 4)
+    width = len(str(last_line))
+    pad = " " * width
+    lines = [f"{pad} |"]
+    for n in range(f.line, last_line + 1):
+        try:
+            text = index.line_text(n)
+        except IndexError:
+            break
+        lines.append(f"{n:>{width}} | {text}")
+        start = f.column if n == f.line else 1 + (len(text) - len(text.lstrip()))
+        end = f.end_column if n == f.end_line else len(text)
+        if end >= start:
+            lines.append(f"{pad} | {' ' * (start - 1)}{'^' * (end - start + 1)}")
+    if f.end_line > last_line:
+        lines.append(f"{pad} | ...")
+    return lines
+
+
+def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool = False, **_: object) -> None:
+    indexes = {s.path: LineIndex(s.path, s.text) for s in report.sources}
+    use_color = out.isatty() if color is None else color
+    console = None
+    if use_color:
+        from rich.console import Console
+
+        console = Console(file=out, highlight=False, soft_wrap=True)
+
+    def emit(text: str, style: str | None = None) -> None:
+        if console is not None and style:
+            from rich.text import Text
+
+            console.print(Text(text, style=style))
+        elif console is not None:
+            from rich.text import Text
+
+            console.print(Text(text))
+        else:
+            out.write(text + "\n")
+
+    for f in report.findings:
+        emit(f"{f.path}:{f.line}:{f.column}: {f.rule} [{f.severity.value}] {f.message}", _STYLE[f.severity])
+        if not quiet:
+            for line in _snippet(f, indexes.get(f.path)):
+                emit(line, "cyan" if line.rstrip().endswith("|") or set(line.split("|", 1)[-1].strip()) <= {"^"} else None)
+            if f.help:
+                emit(f"  = help: {f.help}", "green")
+            emit("")
+    s = report.summary
+    parts = [f"{s['errors']} error{'s' if s['errors'] != 1 else ''}", f"{s['warnings']} warning{'s' if s['warnings'] != 1 else ''}"]
+    if s["infos"]:
+        parts.append(f"{s['infos']} info")
+    if s["suppressed"]:
+        parts.append(f"{s['suppressed']} suppressed")
+    tail = ", ".join(parts)
+    emit(
+        f"Checked {s['files']} file{'s' if s['files'] != 1 else ''}, {s['statements']} statement{'s' if s['statements'] != 1 else ''}: {tail}.",
+        "bold" if s["errors"] or s["warnings"] else "bold green",
+    )

@@ -1,0 +1,176 @@
+"""What a rule is, and what it sees: one replay outcome with the table's history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.model.table import Schema, TableMetadata
+from icelint.replay.engine import Outcome, ReplayResult
+from icelint.replay.errors import ReplayError
+from icelint.source import Span
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    check: Callable[["RuleContext"], Iterator[Finding]]
+    doc: str
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0].strip()
+
+
+@dataclass(frozen=True)
+class FormerField:
+    """A field id that a name used to hold, before it was dropped."""
+
+    field_id: int
+    path: str  # as it was written then
+    where: str  # "schema 3 of the table metadata" or "path:line"
+
+
+@dataclass
+class TableHistory:
+    """Per-table memory across the run: names that once held now-dropped field ids."""
+
+    former: dict[str, list[FormerField]] = field(default_factory=dict)  # lower-case dotted path → holders
+
+    @classmethod
+    def from_metadata(cls, meta: TableMetadata) -> TableHistory:
+        h = cls()
+        current_ids = {f.id for _, f in meta.schema.all_fields()}
+        for s in meta.schemas:
+            if s.schema_id == meta.current_schema_id:
+                continue
+            for path, f in s.all_fields():
+                if f.id not in current_ids:
+                    h.remember(".".join(path), f.id, f"schema {s.schema_id} of the table metadata")
+        return h
+
+    def remember(self, path: str, field_id: int, where: str) -> None:
+        holders = self.former.setdefault(path.lower(), [])
+        if all(x.field_id != field_id for x in holders):
+            holders.append(FormerField(field_id, path, where))
+
+    def record_drops(self, before: Schema, after: Schema, where: str) -> None:
+        after_ids = {f.id for _, f in after.all_fields()}
+        for path, f in before.all_fields():
+            if f.id not in after_ids:
+                self.remember(".".join(path), f.id, where)
+
+
+@dataclass
+class RuleContext:
+    outcome: Outcome
+    result: ReplayResult
+    history: TableHistory
+    table_name: str  # as the user wrote it first
+
+    @property
+    def step(self) -> ch.Step:
+        return self.outcome.step
+
+    @property
+    def commit(self) -> ch.Commit | None:
+        s = self.outcome.step
+        return s if isinstance(s, ch.Commit) else None
+
+    @property
+    def changes(self) -> tuple[ch.TableChange, ...]:
+        c = self.commit
+        return c.changes if c else ()
+
+    @property
+    def before(self) -> TableMetadata | None:
+        return self.outcome.before
+
+    @property
+    def after(self) -> TableMetadata | None:
+        return self.outcome.after
+
+    @property
+    def error(self) -> ReplayError | None:
+        return self.outcome.error
+
+    @property
+    def accepted(self) -> bool:
+        return self.outcome.accepted
+
+    def finding(
+        self,
+        rule: Rule,
+        message: str,
+        help: str | None = None,
+        span: Span | None = None,
+        column: str | None = None,
+        field_id: int | None = None,
+        severity: Severity | None = None,
+    ) -> Finding:
+        sp = span or self.outcome.step.span
+        return Finding(
+            rule=rule.code,
+            name=rule.name,
+            severity=severity or rule.severity,
+            path=sp.path,
+            line=sp.line,
+            column=sp.column,
+            end_line=sp.end_line,
+            end_column=sp.end_column,
+            message=message,
+            help=help,
+            table=self.table_name if self.outcome.table else None,
+            column_path=column,
+            field_id=field_id,
+            statement_index=self.outcome.step.index,
+        )
+
+
+def where(span: Span) -> str:
+    return f"{span.path}:{span.line}"
+
+
+def has_data(meta: TableMetadata | None) -> bool | None:
+    """True: files exist; False: known empty; None: unknown."""
+    if meta is None:
+        return None
+    return meta.has_data
+
+
+def field_label(schema: Schema, field_id: int) -> str:
+    name = schema.name_of(field_id)
+    return f"`{name}` (field id {field_id})" if name else f"field id {field_id}"
+
+
+# Which rule reports a rejected change: the specialised rules claim their kinds, the rest is
+# `runtime-failure`'s. One place, so that every rejection is reported exactly once.
+TYPE_RULE, PARTITION_RULE, NULLABILITY_RULE, RUNTIME_RULE = "ICE002", "ICE003", "ICE004", "ICE005"
+PARTITION_CHANGES = (ch.AddPartitionField, ch.DropPartitionField, ch.ReplacePartitionField)
+
+
+def error_owner(outcome: Outcome) -> str | None:
+    e = outcome.error
+    if e is None:
+        return None
+    step = outcome.step
+    changes = step.changes if isinstance(step, ch.Commit) else ()
+    if e.kind in ("type-change", "map-key") and any(
+        isinstance(c, (ch.UpdateColumnType, ch.HiveChangeColumn)) for c in changes
+    ):
+        return TYPE_RULE
+    if e.kind in ("nullability", "required-column"):
+        return NULLABILITY_RULE
+    if e.kind == "identifier" and any(isinstance(c, ch.UpdateColumnRequired) and not c.required for c in changes):
+        return NULLABILITY_RULE
+    if e.kind == "partition" or any(isinstance(c, PARTITION_CHANGES) for c in changes):
+        return PARTITION_RULE
+    return RUNTIME_RULE
+
+
+def error_help(e: ReplayError) -> str:
+    return "Spark rejects this statement" if e.layer == "spark" else "Iceberg rejects this change"

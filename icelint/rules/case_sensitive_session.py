@@ -1,0 +1,67 @@
+"""`SET spark.sql.caseSensitive=true` inside a migration script.
+
+## What it does
+Flags the setting, and tracks it: every later statement is resolved case-sensitively, as Spark
+would. When a column is then added or renamed to a name that differs only in case from an existing
+one (`Status` next to `status`), that statement is flagged too.
+
+## Why is this bad?
+With the setting on, Spark lets `Status` and `status` coexist. Every reader with the default
+settings then fails with `[AMBIGUOUS_REFERENCE] Reference status is ambiguous`, and every INSERT
+fails with `Multiple entries with same key`.
+
+## Example
+```sql
+CREATE TABLE db.orders (id bigint, status string) USING iceberg;
+SET spark.sql.caseSensitive=true;
+ALTER TABLE db.orders ADD COLUMN Status string;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.orders (id bigint, status string) USING iceberg;
+ALTER TABLE db.orders ADD COLUMN status_code string;
+```
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.rules._base import Rule, RuleContext
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    step = ctx.step
+    if isinstance(step, ch.SessionConfig):
+        if step.key.lower() == "spark.sql.casesensitive" and (step.value or "").strip().strip("'\"").lower() == "true":
+            yield ctx.finding(
+                RULE,
+                "`spark.sql.caseSensitive=true` makes every later statement resolve names case-sensitively, and lets "
+                "columns differing only in case coexist, which breaks readers with default settings",
+                "remove the SET; rename columns with RENAME COLUMN to names that differ by more than case",
+            )
+        return
+    if not ctx.accepted or ctx.after is None or ctx.before is None or ctx.before.schema is ctx.after.schema:
+        return
+    seen: dict[tuple[int | None, str], str] = {}
+    schema = ctx.after.schema
+    for path, f in schema.all_fields():
+        key = (schema.parent_id(f.id), f.name.lower())
+        if key in seen and seen[key] != f.name:
+            yield ctx.finding(
+                RULE,
+                f"`{ctx.table_name}`: `{'.'.join(path)}` (field id {f.id}) now coexists with `{seen[key]}`, differing only "
+                "in case: readers with default settings fail with AMBIGUOUS_REFERENCE, and INSERTs fail with "
+                "'Multiple entries with same key'",
+                "choose a name that differs by more than case",
+                column=".".join(path),
+                field_id=f.id,
+                severity=Severity.ERROR,
+            )
+        seen.setdefault(key, f.name)
+
+
+RULE = Rule("ICE008", "case-sensitive-session", Severity.WARNING, check, __doc__)

@@ -1,0 +1,48 @@
+"""`CREATE OR REPLACE TABLE` / `REPLACE TABLE` on an existing table.
+
+## What it does
+Flags replacing a table that exists (known from the metadata or created earlier in the scripts).
+
+## Why is this bad?
+Iceberg keeps the field ids only of same-named columns, gives new ids to the others, and leaves
+the current snapshot empty: every current reader sees an empty table until it is refilled, and
+columns whose name changed lose their data for current readers.
+
+## Example
+```sql
+CREATE TABLE db.settings (id bigint, theme string) USING iceberg;
+INSERT INTO db.settings VALUES (1, 'dark');
+CREATE OR REPLACE TABLE db.settings (id bigint, theme string, locale string) USING iceberg;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.settings (id bigint, theme string) USING iceberg;
+INSERT INTO db.settings VALUES (1, 'dark');
+ALTER TABLE db.settings ADD COLUMN locale string;
+```
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.rules._base import Rule, RuleContext
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    if not ctx.accepted or ctx.before is None:
+        return
+    for c in ctx.changes:
+        if isinstance(c, ch.CreateTable) and (c.or_replace or c.replace_only):
+            yield ctx.finding(
+                RULE,
+                f"`{ctx.table_name}` already exists: replacing it empties the current snapshot (readers see no rows), "
+                "and only columns with the same name keep their field ids",
+                f"evolve the table with ALTER TABLE {ctx.table_name} ADD/RENAME/ALTER COLUMN statements instead",
+            )
+
+
+RULE = Rule("ICE009", "create-or-replace-table", Severity.WARNING, check, __doc__)

@@ -1,0 +1,62 @@
+"""Dropping a column that holds data.
+
+## What it does
+Flags `DROP COLUMN(S)` on a table that has data files (a snapshot in its metadata, or rows written
+by the scripts), or whose contents are unknown.
+
+## Why is this bad?
+The values stay in the data files, but no current reader can see them any more: only time travel
+to older snapshots shows them, until those snapshots expire. Re-adding a column with the same name
+does **not** bring them back (it gets a new field id).
+
+## Example
+```sql
+CREATE TABLE db.events (id bigint, payload string) USING iceberg;
+INSERT INTO db.events VALUES (1, 'a');
+ALTER TABLE db.events DROP COLUMN payload;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.events (id bigint, payload string) USING iceberg;
+INSERT INTO db.events VALUES (1, 'a');
+ALTER TABLE db.events RENAME COLUMN payload TO payload_deprecated;
+-- drop it in a later migration, once no reader or job uses it
+```
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.rules._base import Rule, RuleContext, has_data
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    if not ctx.accepted or ctx.before is None or ctx.after is None or has_data(ctx.before) is False:
+        return
+    before, after = ctx.before.schema, ctx.after.schema
+    if before is after:
+        return
+    for c in ctx.changes:
+        if not isinstance(c, ch.DeleteColumn):
+            continue
+        f = before.find(c.path, case_sensitive=False)
+        if f is None or after.field_by_id(f.id) is not None:
+            continue
+        name = before.name_of(f.id)
+        yield ctx.finding(
+            RULE,
+            f"`{ctx.table_name}`: dropping `{name}` (field id {f.id}) hides its values in every existing data file from "
+            "current readers; only time travel to older snapshots still shows them",
+            f"if readers may still need it, rename it aside first (`ALTER TABLE {ctx.table_name} RENAME COLUMN "
+            f"{name.split('.')[-1]} TO {name.split('.')[-1]}_deprecated`) and drop it in a later migration",
+            span=c.span,
+            column=name,
+            field_id=f.id,
+        )
+
+
+RULE = Rule("ICE011", "drop-column-with-data", Severity.WARNING, check, __doc__)

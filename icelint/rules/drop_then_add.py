@@ -1,0 +1,116 @@
+"""Re-adding a column name that belonged to a dropped column: old values become invisible.
+
+## What it does
+Flags `ADD COLUMN x` (and `ADD COLUMNS`, `REPLACE COLUMNS`, renames into a freed name) when the name
+`x` was last held by a column that has since been dropped: in this migration, in an earlier file of
+the folder, or in an older schema of the table's metadata.
+
+## Why is this bad?
+Iceberg binds columns by field id, not by name. The re-added column gets a new field id, so every
+data file written before keeps its values under the old id, which the current schema no longer
+has: at the current snapshot, every existing row reads `NULL` in the new column. The values survive
+only for time travel to older snapshots. `REPLACE COLUMNS` does this to every column at once.
+
+## Example
+```sql
+CREATE TABLE db.events (id bigint, payload string) USING iceberg;
+INSERT INTO db.events VALUES (1, 'a');
+ALTER TABLE db.events DROP COLUMN payload;
+ALTER TABLE db.events ADD COLUMN payload binary;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.events (id bigint, payload string) USING iceberg;
+INSERT INTO db.events VALUES (1, 'a');
+ALTER TABLE db.events RENAME COLUMN payload TO payload_old;
+ALTER TABLE db.events ADD COLUMN payload binary;
+```
+Then backfill `payload` from `payload_old`, switch readers, and drop `payload_old` in a later
+migration. To keep the same type, a rename alone is enough: it is metadata-only and free.
+
+## References
+- Iceberg spec, "Schema Evolution": columns are tracked by id
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.rules._base import Rule, RuleContext, has_data
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    if not ctx.accepted or ctx.before is None or ctx.after is None:
+        return
+    before, after = ctx.before.schema, ctx.after.schema
+    if before is after:
+        return
+    before_ids = {f.id for _, f in before.all_fields()}
+    after_ids = {f.id for _, f in after.all_fields()}
+    replacing = any(isinstance(c, ch.ReplaceColumns) for c in ctx.changes)
+    data = has_data(ctx.after)
+    severity = Severity.WARNING if data is False else Severity.ERROR
+    for path, f in after.all_fields():
+        dotted = ".".join(path)
+        if f.id in before_ids and before.name_of(f.id) == dotted:
+            continue  # same column, same name
+        if len(path) > 1 and after.parent_id(f.id) not in before_ids:
+            continue  # inside a column that is new as a whole: reported for its top
+        holders = [h for h in ctx.history.former.get(dotted.lower(), []) if h.field_id not in after_ids]
+        if replacing:
+            old = before.find(path, case_sensitive=False)
+            if old is not None and old.id not in after_ids:
+                holders = [h for h in holders if h.field_id != old.id] + [_holder(old.id, dotted, "this statement")]
+        if not holders:
+            continue
+        old = holders[-1]
+        span = _span_for(ctx, path) or ctx.step.span
+        table = ctx.table_name
+        what = "re-adds" if f.id not in before_ids else "renames another column into"
+        lost = (
+            "the table holds no data yet, so nothing is lost now"
+            if data is False
+            else f"existing data files keep their values under field id {old.field_id}, which the current schema no "
+            f"longer has: every existing row reads NULL in `{dotted}` at the current snapshot (the values stay "
+            "visible only to time travel)"
+        )
+        msg = (
+            f"`{table}`: this {what} `{dotted}` as field id {f.id}, but `{old.path}` was field id {old.field_id} "
+            f"(dropped at {old.where}); {lost}"
+        )
+        help_ = (
+            f"keep the data by renaming instead of dropping: `ALTER TABLE {table} RENAME COLUMN {old.path.split('.')[-1]} "
+            f"TO {old.path.split('.')[-1]}_old` before adding `{dotted}`, then backfill, switch readers, and drop the old "
+            "column in a later migration; if only the name or a legal widening was wanted, use RENAME COLUMN or "
+            "ALTER COLUMN ... TYPE, which keep the field id"
+        )
+        if replacing:
+            help_ = (
+                f"do not use REPLACE COLUMNS on Iceberg tables: it drops every column and re-adds it under a new id; "
+                f"use ADD COLUMNS / DROP COLUMN / RENAME COLUMN / ALTER COLUMN statements for the columns that change"
+            )
+        yield ctx.finding(RULE, msg, help_, span=span, column=dotted, field_id=f.id, severity=severity)
+
+
+def _holder(field_id: int, path: str, where: str):
+    from icelint.rules._base import FormerField
+
+    return FormerField(field_id, path, where)
+
+
+def _span_for(ctx: RuleContext, path: tuple[str, ...]):
+    low = tuple(p.lower() for p in path)
+    for c in ctx.changes:
+        if isinstance(c, ch.AddColumn) and tuple(p.lower() for p in c.column.path) == low:
+            return c.column.span or c.span
+        if isinstance(c, ch.ReplaceColumns):
+            for col in c.columns:
+                if tuple(p.lower() for p in col.path) == low:
+                    return col.span
+    return None
+
+
+RULE = Rule("ICE001", "drop-then-add", Severity.ERROR, check, __doc__)

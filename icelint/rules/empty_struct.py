@@ -1,0 +1,54 @@
+"""Dropping the last field of a struct, which leaves an empty `struct<>`.
+
+## What it does
+Flags a `DROP COLUMN` (or `DROP COLUMNS`) after which a struct column, list element or map value
+has no fields left.
+
+## Why is this bad?
+Spark and Iceberg accept it and reads still work, but Parquet cannot write an empty group: every
+later INSERT, UPDATE, MERGE or compaction fails with `InvalidSchemaException: Cannot write a schema
+with an empty group`.
+
+## Example
+```sql
+CREATE TABLE db.devices (id bigint, metrics struct<temp: double>) USING iceberg;
+ALTER TABLE db.devices DROP COLUMN metrics.temp;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.devices (id bigint, metrics struct<temp: double>) USING iceberg;
+ALTER TABLE db.devices DROP COLUMN metrics;
+```
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint.findings import Finding, Severity
+from icelint.model.types import StructType
+from icelint.rules._base import Rule, RuleContext
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    if not ctx.accepted or ctx.before is None or ctx.after is None or ctx.before.schema is ctx.after.schema:
+        return
+    before = ctx.before.schema
+    for path, f in ctx.after.schema.all_fields():
+        if isinstance(f.type, StructType) and not f.type.fields:
+            old = before.field_by_id(f.id)
+            if old is not None and isinstance(old.type, StructType) and old.type.fields:
+                name = ".".join(path)
+                yield ctx.finding(
+                    RULE,
+                    f"`{ctx.table_name}`: `{name}` (field id {f.id}) is left as an empty struct<>; reads still work, but "
+                    "every later write fails with 'Cannot write a schema with an empty group'",
+                    f"drop the whole struct instead (`ALTER TABLE {ctx.table_name} DROP COLUMN {name}`), or add its new "
+                    "field before dropping the last old one",
+                    column=name,
+                    field_id=f.id,
+                )
+
+
+RULE = Rule("ICE007", "empty-struct", Severity.ERROR, check, __doc__)

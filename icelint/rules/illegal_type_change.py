@@ -1,0 +1,70 @@
+"""Changing a column to a type Iceberg cannot promote it to.
+
+## What it does
+Checks `ALTER COLUMN ... TYPE` and Hive-style `CHANGE COLUMN` against the promotions Spark 3.5 and
+Iceberg 1.10 accept: `int` → `bigint`, `float` → `double`, `decimal(P,S)` → `decimal(P',S)` with
+`P' > P`, also for list elements (`col.element`) and map values (`col.value`). Map keys and structs
+can never change type. It says which engine rejects the change: Spark's analyzer (narrowing, such
+as `bigint` → `int`) or Iceberg (`int` → `string`, decimal scale changes, `date` → `timestamp`).
+
+## Why is this bad?
+Data files keep the type they were written with; Iceberg only allows changes that every old value
+can be read as without rewriting. Anything else fails the migration at run time, and the usual
+workaround (drop the column and add it back with the new type) silently orphans all its data.
+
+## Example
+```sql
+CREATE TABLE db.orders (id bigint, quantity int) USING iceberg;
+ALTER TABLE db.orders ALTER COLUMN quantity TYPE string;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.orders (id bigint, quantity int) USING iceberg;
+ALTER TABLE db.orders ADD COLUMN quantity_str string;
+-- UPDATE db.orders SET quantity_str = CAST(quantity AS string); switch readers; drop quantity later
+```
+
+## References
+- Iceberg spec, "Schema Evolution" (type promotion)
+- `TypeUtil.isPromotionAllowed` in Iceberg 1.10
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint.findings import Finding, Severity
+from icelint.rules._base import TYPE_RULE, Rule, RuleContext, error_owner
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    if error_owner(ctx.outcome) != TYPE_RULE:
+        return
+    e = ctx.error
+    assert e is not None
+    col = e.column or "the column"
+    table = ctx.table_name
+    who = "Spark's analyzer rejects it" if e.layer == "spark" else "Iceberg rejects it"
+    if e.kind == "map-key":
+        help_ = "map keys can never change type: add a new map column with the new key type, backfill it, and switch readers"
+    elif "CANNOT_UPDATE_FIELD" in e.message:
+        help_ = f"change the nested fields one by one (`ALTER TABLE {table} ALTER COLUMN {col}.<field> TYPE ...`), or add a new column"
+    else:
+        help_ = (
+            f"legal promotions are int→bigint, float→double and decimal precision widening with the same scale; otherwise "
+            f"add a new column (`ALTER TABLE {table} ADD COLUMN {col.split('.')[-1]}_v2 <type>`), backfill it with a cast, "
+            "switch readers, then drop the old column in a later migration — never drop and re-add the same name"
+        )
+    fid = f" (field id {e.field_id})" if e.field_id is not None else ""
+    yield ctx.finding(
+        RULE,
+        f"`{table}`: illegal type change of `{col}`{fid}; {who}: {e.quoted}",
+        help_,
+        span=e.span,
+        column=e.column,
+        field_id=e.field_id,
+    )
+
+
+RULE = Rule(TYPE_RULE, "illegal-type-change", Severity.ERROR, check, __doc__)

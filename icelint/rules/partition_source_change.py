@@ -1,0 +1,183 @@
+"""Changing a column that a partition spec (current or older) is built on.
+
+## What it does
+Reports changes to partition source columns and partition-field commands that go wrong:
+- dropping a column the **current** spec uses (Iceberg rejects the commit);
+- dropping a column only an **older** spec uses: an error when that field was an identity
+  partition (Spark 3.5.9 + Iceberg 1.10.2 accept it, then time travel to the old snapshots fails
+  with a `ClassCastException`), a warning otherwise (Iceberg runtimes before 1.10, Athena's 1.4.2
+  among them, cannot read such tables at all);
+- widening a column used by an identity partition (error: accepted, then reads of older snapshots
+  fail with a `ClassCastException`), or by a bucket/truncate partition (warning);
+- renaming a partition source (warning: the partition field keeps its old name, so a later
+  `ADD COLUMN` with the old name fails);
+- `ADD/DROP/REPLACE PARTITION FIELD` naming unknown columns or fields, or duplicates (error);
+- partition evolution that leaves two partition fields with the same field id (a v1 table upgraded
+  to v2, then re-partitioned on a dropped field): accepted, and then every read fails.
+
+## Why is this bad?
+Data files record their partition values under the spec they were written with, and old specs stay
+live for as long as any snapshot references them. A spec whose source column is gone, or whose
+source changed type, can no longer interpret those files.
+
+## Example
+```sql
+CREATE TABLE db.sales (id bigint, region string, sold_at timestamp) USING iceberg PARTITIONED BY (region);
+INSERT INTO db.sales VALUES (1, 'EU', TIMESTAMP '2024-01-01 00:00:00');
+ALTER TABLE db.sales REPLACE PARTITION FIELD region WITH days(sold_at);
+ALTER TABLE db.sales DROP COLUMN region;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.sales (id bigint, region string, sold_at timestamp) USING iceberg PARTITIONED BY (region);
+INSERT INTO db.sales VALUES (1, 'EU', TIMESTAMP '2024-01-01 00:00:00');
+ALTER TABLE db.sales REPLACE PARTITION FIELD region WITH days(sold_at);
+-- keep `region` until no snapshot references files of the old spec (rewrite them with
+-- CALL system.rewrite_data_files, then expire the old snapshots), and only then drop it
+```
+
+## References
+- apache/iceberg#4563, #10234 (reads fail after dropping an old partition source)
+- apache/iceberg#11762 (re-adding a renamed identity source's name fails)
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.model.table import PartitionField, TableMetadata
+from icelint.rules._base import PARTITION_RULE, Rule, RuleContext, error_owner
+
+
+def _sources(meta: TableMetadata) -> tuple[dict[int, list[PartitionField]], dict[int, list[PartitionField]]]:
+    """source id → fields of the current spec (non-void) / of any spec (void included, history)."""
+    current: dict[int, list[PartitionField]] = {}
+    for f in meta.spec.fields:
+        if f.transform != "void":
+            current.setdefault(f.source_id, []).append(f)
+    every: dict[int, list[PartitionField]] = {}
+    for s in meta.specs:
+        for f in s.fields:
+            every.setdefault(f.source_id, []).append(f)
+    return current, every
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    table = ctx.table_name
+    if error_owner(ctx.outcome) == PARTITION_RULE:
+        e = ctx.error
+        assert e is not None
+        if "Cannot find source column for partition field" in e.message:
+            help_ = (
+                f"drop the partition field first: `ALTER TABLE {table} DROP PARTITION FIELD <field>` (or REPLACE it), "
+                "then drop the column in a later statement, once no snapshot needs the old files"
+            )
+        else:
+            help_ = "check the column and partition field names with `icelint schema`; partition commands are case-sensitive"
+        yield ctx.finding(RULE, f"`{table}`: partition change fails: {e.quoted}", help_, span=e.span, column=e.column, field_id=e.field_id)
+        return
+    if not ctx.accepted or ctx.before is None or ctx.after is None:
+        return
+    before, after = ctx.before, ctx.after
+    current, every = _sources(before)
+    if not every:
+        return
+    after_ids = {f.id for _, f in after.schema.all_fields()}
+    for c in ctx.changes:
+        if isinstance(c, (ch.DeleteColumn, ch.ReplaceColumns)):
+            for fid, fields in sorted(every.items()):
+                if fid in after_ids or fid in current or before.schema.field_by_id(fid) is None:
+                    continue
+                name = before.schema.name_of(fid)
+                identity = any(f.transform == "identity" for f in fields)
+                names = ", ".join(sorted({f"{f.name} ({f.transform})" for f in fields}))
+                if identity:
+                    msg = (
+                        f"`{table}`: dropping `{name}` (field id {fid}), the source of the older identity partition "
+                        f"field {names}: Spark accepts it, but time travel to snapshots written with that spec then "
+                        "fails with a ClassCastException, and Iceberg runtimes before 1.10 cannot read the table at all"
+                    )
+                    sev = Severity.ERROR
+                else:
+                    msg = (
+                        f"`{table}`: dropping `{name}` (field id {fid}), the source of the older partition field {names}: "
+                        "Iceberg runtimes before 1.10 (Athena's 1.4.2, older Trino and Spark) fail to read the table"
+                    )
+                    sev = Severity.WARNING
+                yield ctx.finding(
+                    RULE,
+                    msg,
+                    "keep the column until no snapshot references files of the old spec: rewrite them "
+                    f"(`CALL system.rewrite_data_files(table => '{table}')`), expire the old snapshots, then drop it",
+                    span=c.span,
+                    column=name,
+                    field_id=fid,
+                    severity=sev,
+                )
+        elif isinstance(c, (ch.UpdateColumnType, ch.HiveChangeColumn)):
+            f_before = before.schema.find(c.path, case_sensitive=False)
+            if f_before is None or f_before.id not in every:
+                continue
+            f_after = after.schema.field_by_id(f_before.id)
+            if f_after is None or f_after.type == f_before.type:
+                continue
+            fields = every[f_before.id]
+            identity = any(f.transform == "identity" for f in fields)
+            names = ", ".join(sorted({f"{f.name} ({f.transform})" for f in fields}))
+            msg = (
+                f"`{table}`: widening `{before.schema.name_of(f_before.id)}` (field id {f_before.id}) from {f_before.type} "
+                f"to {f_after.type}, the source of partition field {names}"
+            )
+            if identity:
+                msg += ": Spark accepts it, but reading snapshots written before fails with a ClassCastException"
+            else:
+                msg += ": old partition values were computed from the narrower type; older readers may misread them"
+            yield ctx.finding(
+                RULE,
+                msg,
+                f"add a new column with the wider type, backfill it, and partition on it with "
+                f"`ALTER TABLE {table} REPLACE PARTITION FIELD ... WITH ...` instead of widening a partition source",
+                span=c.span,
+                column=before.schema.name_of(f_before.id),
+                field_id=f_before.id,
+                severity=Severity.ERROR if identity else Severity.WARNING,
+            )
+        elif isinstance(c, ch.RenameColumn):
+            f_before = before.schema.find(c.path, case_sensitive=False)
+            if f_before is None or f_before.id not in every:
+                continue
+            fields = every[f_before.id]
+            old = before.schema.name_of(f_before.id)
+            names = ", ".join(sorted({f.name for f in fields}))
+            yield ctx.finding(
+                RULE,
+                f"`{table}`: renaming `{old}` (field id {f_before.id}), a partition source: the partition field "
+                f"{names} keeps its old name, so adding a column named `{old}` later fails, and queries on partition "
+                "metadata tables still use the old name",
+                "if the rename is needed, also rename the partition field with "
+                f"`ALTER TABLE {table} REPLACE PARTITION FIELD {old} WITH {c.new_name} AS {c.new_name}` in the same migration",
+                span=c.span,
+                column=old,
+                field_id=f_before.id,
+                severity=Severity.WARNING,
+            )
+    if after.spec is not before.spec or after.default_spec_id != before.default_spec_id:
+        ids = [f.field_id for f in after.spec.fields]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            names = ", ".join(f.name for f in after.spec.fields if f.field_id in dup)
+            yield ctx.finding(
+                RULE,
+                f"`{table}`: the new partition spec {after.default_spec_id} holds partition field id {dup[0]} twice "
+                f"({names}); Spark accepts it, but every later read, write and metadata query fails with "
+                "'Multiple entries with same key'",
+                "a field dropped while the table was format v1 stays as a void transform; re-add the partition under "
+                "a different name (AS <new_name>) or with a different transform",
+                severity=Severity.ERROR,
+            )
+
+
+RULE = Rule(PARTITION_RULE, "partition-source-change", Severity.ERROR, check, __doc__)

@@ -1,0 +1,86 @@
+"""A statement Spark or Iceberg would reject when the migration runs.
+
+## What it does
+Replays every statement against the table state and reports those that fail: unknown tables or
+columns, adding a name that exists (Spark compares names case-insensitively), renaming onto an
+existing name, dropping an identifier field or a column of the current sort order, identifier
+fields that are optional, float/double or nested in a list or map, moving a column to another
+struct, downgrading `format-version`, reserved properties, unsupported types. The message quotes
+the engine's own error.
+
+## Why is this bad?
+A failing statement stops the migration half-way: the statements before it are committed, the
+ones after it are not, and the table is left in a state no one planned.
+
+## Example
+```sql
+CREATE TABLE db.users (id bigint NOT NULL, email string) USING iceberg;
+ALTER TABLE db.users ADD COLUMN Email string;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.users (id bigint NOT NULL, email string) USING iceberg;
+ALTER TABLE db.users ADD COLUMN email_verified boolean;
+```
+
+## References
+- Spark 3.5 `CheckAnalysis`, Iceberg `SchemaUpdate` validation messages
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint.findings import Finding, Severity
+from icelint.rules._base import RUNTIME_RULE, Rule, RuleContext, error_owner
+
+_HELP = {
+    "unknown-table": "create the table first, or check the table name",
+    "table-exists": "use CREATE TABLE IF NOT EXISTS only when the existing table has the same columns; otherwise ALTER it",
+    "unknown-column": "check the column name with `icelint schema` (nested fields are addressed as a.b, list elements as a.element, map values as a.value)",
+    "duplicate-column": "Spark compares column names case-insensitively: choose a name that differs by more than case",
+    "identifier": "update the identifier fields first (`SET IDENTIFIER FIELDS` / `DROP IDENTIFIER FIELDS`), in a separate statement",
+    "sort-order": "change the sort order first (`WRITE ORDERED BY` other columns, or `WRITE UNORDERED`), then drop the column",
+    "move": "columns can only be moved within their own struct: use AFTER with a sibling",
+    "format-version": "format versions only go up; v3 is the highest Iceberg 1.10 supports",
+    "default-value": "Spark cannot set default values on Iceberg columns: add the column without DEFAULT and backfill it",
+    "unsupported-type": "use a type Iceberg supports in this format version",
+}
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    table = ctx.table_name
+    if ctx.outcome.skipped == "unknown-table" and ctx.step.index == _first_reference(ctx):
+        yield ctx.finding(
+            RULE,
+            f"table `{table}` is not known: it is not created by these scripts and no state was given for it, so its "
+            "statements cannot be checked",
+            f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`), "
+            "or include the migration that creates it",
+            span=ctx.commit.table_span if ctx.commit else None,
+        )
+        return
+    if error_owner(ctx.outcome) != RUNTIME_RULE:
+        return
+    e = ctx.error
+    assert e is not None
+    who = "Spark rejects this statement" if e.layer == "spark" else "Iceberg rejects this change"
+    yield ctx.finding(
+        RULE,
+        f"`{table}`: {who}: {e.quoted.splitlines()[0]}",
+        _HELP.get(e.kind),
+        span=e.span,
+        column=e.column,
+        field_id=e.field_id,
+    )
+
+
+def _first_reference(ctx: RuleContext) -> int:
+    for o in ctx.result.outcomes:
+        if o.table == ctx.outcome.table:
+            return o.step.index
+    return -1
+
+
+RULE = Rule(RUNTIME_RULE, "runtime-failure", Severity.ERROR, check, __doc__)

@@ -1,0 +1,84 @@
+"""`icelint schema`: the replayed state as a tree (text) or as metadata.json objects (json)."""
+
+from __future__ import annotations
+
+import json
+from typing import IO
+
+from icelint import changes as ch
+from icelint.model.table import TableMetadata
+from icelint.model.types import ListType, MapType, NestedField, StructType
+from icelint.pipeline import Run
+
+
+def states(run: Run) -> dict[str, TableMetadata]:
+    res = run.result
+    return {res.display_names.get(k, k) if False else k: v for k, v in sorted(res.tables.items()) if v is not None}
+
+
+def render_json(run: Run, out: IO[str]) -> None:
+    tables = states(run)
+    if len(tables) == 1:
+        obj = next(iter(tables.values())).to_json()
+    else:
+        obj = {k: v.to_json() for k, v in tables.items()}
+    out.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+
+
+def _label(f: NestedField) -> str:
+    req = "required" if f.required else "optional"
+    t = f.type
+    kind = "struct" if isinstance(t, StructType) else "list" if isinstance(t, ListType) else "map" if isinstance(t, MapType) else str(t)
+    doc = f"  -- {f.doc}" if f.doc else ""
+    return f"{f.id}: {f.name} {kind} ({req}){doc}"
+
+
+def _add(tree, fields) -> None:
+    from icelint.model.types import children
+
+    for f in fields:
+        node = tree.add(_label(f))
+        kids = children(f.type)
+        if kids:
+            _add(node, kids)
+
+
+def render_text(run: Run, out: IO[str]) -> None:
+    from rich.console import Console
+    from rich.tree import Tree
+
+    console = Console(file=out, highlight=False, soft_wrap=False, width=120 if not out.isatty() else None)
+    tables = states(run)
+    if not tables:
+        console.print("no table state: the scripts create no table and no --metadata was given")
+    applied: dict[str, int] = {}
+    rejected: dict[str, int] = {}
+    for o in run.result.outcomes:
+        if o.table is None or not isinstance(o.step, ch.Commit):
+            continue
+        (applied if o.accepted else rejected)[o.table] = (applied if o.accepted else rejected).get(o.table, 0) + 1
+    for name, meta in tables.items():
+        s = meta.schema
+        tree = Tree(f"[bold]{name}[/bold]  format v{meta.format_version}, schema {s.schema_id} of {len(meta.schemas)}, last-column-id {meta.last_column_id}")
+        cols = tree.add("columns")
+        _add(cols, s.fields)
+        if s.identifier_field_ids:
+            tree.add("identifier fields: " + ", ".join(f"{s.name_of(i)} ({i})" for i in s.identifier_field_ids))
+        spec = meta.spec
+        ptree = tree.add(f"partition spec {spec.spec_id} (last-partition-id {meta.last_partition_id})")
+        if not spec.fields:
+            ptree.add("unpartitioned")
+        for f in spec.fields:
+            ptree.add(f"{f.field_id}: {f.name} = {f.transform}({s.name_of(f.source_id) or f'dropped field {f.source_id}'})")
+        order = meta.sort_order
+        otree = tree.add(f"sort order {order.order_id}")
+        if not order.fields:
+            otree.add("unsorted")
+        for f in order.fields:
+            otree.add(f"{f.transform}({s.name_of(f.source_id)}) {f.direction} {f.null_order}")
+        if meta.properties:
+            prop = tree.add("properties")
+            for k, v in sorted(meta.properties.items()):
+                prop.add(f"{k} = {v}")
+        tree.add(f"changes: {applied.get(name, 0)} statements applied, {rejected.get(name, 0)} rejected")
+        console.print(tree)

@@ -1,0 +1,1 @@
+ALTER TABLE db.events ADD COLUMN source string COMMENT 'where the event came from' AFTER kind;

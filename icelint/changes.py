@@ -3,11 +3,12 @@
 `lower` turns each parsed statement into one `Commit`: the changes Spark hands to Iceberg in one
 transaction (so `DROP COLUMNS (a, b)` or `REPLACE COLUMNS` become a single new schema, as in Iceberg).
 Paths are tuples of names as written; resolution (case folding, element/key/value) is the replay's job.
+Changes are NamedTuples for start-up speed (see syntax/ast.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from icelint.source import Span
 from icelint.syntax.ast import SortTerm, SqlType, Transform
@@ -15,8 +16,7 @@ from icelint.syntax.ast import SortTerm, SqlType, Transform
 Path = tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ColumnSpec:
+class ColumnSpec(NamedTuple):
     path: Path
     type: SqlType
     required: bool
@@ -30,71 +30,61 @@ class ColumnSpec:
 # ---------------------------------------------------------------- schema changes
 
 
-@dataclass(frozen=True, slots=True)
-class AddColumn:
+class AddColumn(NamedTuple):
     column: ColumnSpec
     span: Span
     if_not_exists: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class DeleteColumn:
+class DeleteColumn(NamedTuple):
     path: Path
     span: Span
     if_exists: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class RenameColumn:
+class RenameColumn(NamedTuple):
     path: Path
     new_name: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class UpdateColumnType:
+class UpdateColumnType(NamedTuple):
     path: Path
     type: SqlType
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class UpdateColumnRequired:
+class UpdateColumnRequired(NamedTuple):
     path: Path
     required: bool
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class UpdateColumnDoc:
+class UpdateColumnDoc(NamedTuple):
     path: Path
     doc: str | None
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class MoveColumn:
+class MoveColumn(NamedTuple):
     path: Path
     first: bool
     after: Path | None
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class UpdateColumnDefault:
+class UpdateColumnDefault(NamedTuple):
     path: Path
     default: str | None
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class ReplaceColumns:
+class ReplaceColumns(NamedTuple):
     columns: tuple[ColumnSpec, ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class HiveChangeColumn:
+class HiveChangeColumn(NamedTuple):
     """Hive-style CHANGE COLUMN; Spark splits it into rename/type/doc/position after analysis."""
 
     path: Path
@@ -123,8 +113,7 @@ SchemaChange = (
 # ---------------------------------------------------------------- other table changes
 
 
-@dataclass(frozen=True, slots=True)
-class CreateTable:
+class CreateTable(NamedTuple):
     columns: tuple[ColumnSpec, ...]
     partition_by: tuple[Transform, ...]
     properties: tuple[tuple[str, str], ...]
@@ -138,61 +127,52 @@ class CreateTable:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class DropTable:
+class DropTable(NamedTuple):
     if_exists: bool
     purge: bool
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class RenameTable:
+class RenameTable(NamedTuple):
     new_name: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class SetProperties:
+class SetProperties(NamedTuple):
     properties: tuple[tuple[str, str], ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class UnsetProperties:
+class UnsetProperties(NamedTuple):
     keys: tuple[str, ...]
     if_exists: bool
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class SetLocation:
+class SetLocation(NamedTuple):
     location: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class AddPartitionField:
+class AddPartitionField(NamedTuple):
     transform: Transform
     name: str | None
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class DropPartitionField:
+class DropPartitionField(NamedTuple):
     transform: Transform
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class ReplacePartitionField:
+class ReplacePartitionField(NamedTuple):
     old: Transform
     new: Transform
     name: str | None
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class SetWriteOrder:
+class SetWriteOrder(NamedTuple):
     distributed: bool
     locally: bool
     unordered: bool
@@ -200,37 +180,32 @@ class SetWriteOrder:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class SetIdentifierFields:
+class SetIdentifierFields(NamedTuple):
     paths: tuple[Path, ...]
     spans: tuple[Span, ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class DropIdentifierFields:
+class DropIdentifierFields(NamedTuple):
     paths: tuple[Path, ...]
     spans: tuple[Span, ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class WriteData:
+class WriteData(NamedTuple):
     """DML that writes rows (INSERT/UPDATE/DELETE/MERGE/TRUNCATE): the table now holds data files."""
 
     kind: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class CallProcedure:
+class CallProcedure(NamedTuple):
     procedure: str  # lower-case procedure name, e.g. rollback_to_snapshot
     args: tuple[tuple[str | None, str], ...]
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class NoEffect:
+class NoEffect(NamedTuple):
     """Recognised, changes nothing icelint models (branches, tags, USE, SELECT, ...)."""
 
     kind: str
@@ -260,8 +235,7 @@ TableChange = (
 # ---------------------------------------------------------------- commits and session changes
 
 
-@dataclass(frozen=True, slots=True)
-class Commit:
+class Commit(NamedTuple):
     """The changes of one statement to one table, applied (or rejected) as a unit."""
 
     table: str  # the name as written, e.g. `local.db.events`
@@ -271,8 +245,7 @@ class Commit:
     index: int  # statement number within the run (0-based), for stable ordering
 
 
-@dataclass(frozen=True, slots=True)
-class SessionConfig:
+class SessionConfig(NamedTuple):
     """`SET key=value`: changes how later statements are resolved (spark.sql.caseSensitive)."""
 
     key: str
@@ -281,16 +254,14 @@ class SessionConfig:
     index: int
 
 
-@dataclass(frozen=True, slots=True)
-class ParseFailure:
+class ParseFailure(NamedTuple):
     message: str
     span: Span
     error_span: Span
     index: int
 
 
-@dataclass(frozen=True, slots=True)
-class Passive:
+class Passive(NamedTuple):
     """A statement recognised and passed over (SELECT, USE, views, ...)."""
 
     kind: str

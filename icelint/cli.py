@@ -9,7 +9,9 @@ from typing import Sequence
 import click
 
 from icelint import __version__
+from icelint.reporters import FORMATS
 from icelint.source import InputError
+from icelint.sources.options import state_options
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -49,10 +51,12 @@ def main() -> None:
     """Lint Spark SQL migrations of Apache Iceberg tables against the tables' real state."""
 
 
-def _states(metadata: Sequence[str], parsed) -> dict:
-    from icelint.sources import StateOptions, load_states
+def _states(metadata: Sequence[str], parsed, sources=None, config=None) -> dict:
+    """Table states: --metadata, the `state_options` (`sources`), else `[tool.icelint]` (`config`: its state keys)."""
+    from icelint.sources import load_states
+    from icelint.sources.options import config_state, resolve
 
-    states = load_states(StateOptions(metadata=list(metadata)))
+    states = load_states(resolve(metadata, sources, config_state() if config is None else config))
     return states.assign(parsed.referenced_tables, parsed.created_tables)
 
 
@@ -88,44 +92,108 @@ def _select_rules(select: Sequence[str], ignore: Sequence[str]):
     return tuple(r for r in rules.ALL_RULES if r.code in chosen and r.code not in dropped)
 
 
+def _default_format() -> str:
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
+def _check_states(metadata: Sequence[str], sources, cfg, pending) -> tuple[bool, dict]:
+    """(whether any state source was given, the states of the tables the pending files touch)."""
+    from icelint.sources import load_states
+    from icelint.sources.options import resolve
+
+    opts = resolve(metadata, sources, cfg.state() or None)
+    if not opts.has_source():
+        return False, {}
+    return True, load_states(opts).assign(pending.referenced_tables, pending.created_tables)
+
+
 @main.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @metadata_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default="error", show_default=True,
-              help="The lowest severity that makes the exit code 1.")
+@state_options
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="Output format.  [default: text; github when GITHUB_ACTIONS=true]")
+@click.option("-o", "--output-file", metavar="FILE", help="Write the report to FILE instead of stdout.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default=None,
+              help="The lowest severity that makes the exit code 1.  [default: error]")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings (2 still means a usage or input error).")
 @click.option("--select", multiple=True, metavar="RULES", help="Only these rules (codes or names, comma-separated).")
 @click.option("--ignore", multiple=True, metavar="RULES", help="Skip these rules (codes or names, comma-separated).")
+@click.option("--since", metavar="REF",
+              help="Check only the .sql files changed since the merge-base of REF and HEAD (git), plus untracked ones; "
+                   "the rest of the migrations folder is context.")
+@click.option("--migrations", metavar="DIR",
+              help="The migrations folder: its files that are not being checked are context (history).")
+@click.option("--order", type=click.Choice(["flyway", "natural", "lexicographic"]), default=None,
+              help="How files in a folder are ordered.  [default: flyway]")
+@click.option("--config", "config_file", metavar="FILE",
+              help="Read [tool.icelint] from FILE instead of the nearest pyproject.toml.")
+@click.option("--show-config", is_flag=True, help="Print the effective configuration and exit.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the finding lines and the summary.")
-def check(paths, metadata, fmt, fail_on, select, ignore, quiet) -> None:
-    """Report every statement that would fail or damage data."""
+def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore, since, migrations, order,
+          config_file, show_config, quiet, sources=None) -> None:
+    """Report every statement that would fail or damage data.
+
+    PATHS are the files under review (folders: all their .sql files); without PATHS, the configured
+    migrations folder (or, with --since, its changed files).
+    """
+    from icelint.config import load_config
+
+    cfg = load_config(explicit=config_file).with_flags(
+        select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations
+    )
+    fmt = fmt or _default_format()
+    if show_config:
+        import json
+
+        from icelint.config import render_toml
+
+        d = cfg.as_dict()
+        click.echo(json.dumps(d, indent=2) if fmt == "json" else render_toml(d), nl=fmt == "json")
+        return
+
+    from icelint import suppress
     from icelint.findings import Severity
     from icelint.lint import lint_run
+    from icelint.pending import make_plan, only_pending, parse_plan, pending_part
     from icelint.pipeline import replay
     from icelint.reporters import REPORTERS, Report
 
-    rules = _select_rules(select, ignore)
-    parsed = _parse(paths)
-    run = replay(parsed, _states(metadata, parsed))
-    findings = lint_run(run, rules)
-    report = Report(findings, parsed.sources, parsed.statement_count, rules=rules)
-    REPORTERS[fmt](report, sys.stdout, quiet=quiet)
-    threshold = Severity(fail_on).rank
-    failing = any(f.severity.rank >= threshold for f in findings)
-    sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
+    rules = cfg.rules()
+    plan = make_plan(list(paths), migrations=cfg.migrations, since=since, order=cfg.order)
+    if not plan.pending and since is None:
+        raise InputError(f"{' '.join(paths) or cfg.migrations}: no .sql files found")
+    parsed = parse_plan(plan)
+    pending = pending_part(parsed, plan)
+    has_state, states = _check_states(metadata, sources, cfg, pending)
+    # with a state, the context files are already in it: replay only the pending ones
+    run = replay(pending, states) if has_state else replay(parsed)
+    findings = only_pending(lint_run(run, rules), run, plan)
+    outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
+    report = Report(outcome.findings, pending.sources, pending.statement_count, suppressed=outcome.suppressed,
+                    rules=rules, context_files=len(plan.context))
+    if output_file:
+        with open(output_file, "w", encoding="utf-8", newline="") as out:
+            REPORTERS[fmt](report, out, quiet=quiet)
+    else:
+        REPORTERS[fmt](report, sys.stdout, quiet=quiet)
+    threshold = Severity(cfg.fail_on).rank
+    failing = any(f.severity.rank >= threshold for f in outcome.findings)
+    sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @metadata_option
+@state_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def schema(paths, metadata, fmt) -> None:
+def schema(paths, metadata, fmt, sources) -> None:
     """Show each table's state after replaying the migrations."""
     from icelint.pipeline import replay
     from icelint.schema_view import render_json, render_text
 
     parsed = _parse(paths)
-    run = replay(parsed, _states(metadata, parsed))
+    run = replay(parsed, _states(metadata, parsed, sources))
     if fmt == "json":
         render_json(run, sys.stdout)
     else:
@@ -164,6 +232,22 @@ def explain(rule) -> None:
         Console().print(Markdown(text))
     else:
         click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("tables", nargs=-1, required=True)
+@click.option("--out", default="snapshots", show_default=True, metavar="DIR",
+              help="Where to write <db.table>.metadata.json.")
+@click.option("--check", "check_only", is_flag=True,
+              help="Write nothing; exit 1 when a snapshot in DIR differs from the source.")
+@metadata_option
+@state_options
+def snapshot(tables, out, check_only, metadata, sources) -> None:
+    """Save the current metadata of TABLES (db.table ...) from a state source, to lint offline in CI."""
+    from icelint.sources.options import config_state, resolve
+    from icelint.sources.snapshot import run_snapshot
+
+    sys.exit(run_snapshot(tables, out, resolve(metadata, sources, config_state()), check=check_only, echo=click.echo))
 
 
 if __name__ == "__main__":  # pragma: no cover

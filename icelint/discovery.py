@@ -1,29 +1,138 @@
-"""Which SQL files to read, and in which order (migration-tool order for folders)."""
+"""Which SQL files to read, and in which order: the order migration tools apply them.
+
+Orders (`order` in `[tool.icelint]`, `--order` on the command line):
+
+- `flyway` (the default):
+  1. versioned files, by version compared segment by segment as numbers: Flyway's
+     `V<version>__<description>.sql` (`V2` < `V10`, `V1.2.9` < `V1.2.10`, `V1_1` = `V1.1`,
+     `V1.0` = `V1`) and plain numeric or timestamp prefixes (`001_init.sql`, `20240105_x.sql`);
+  2. every other `.sql` file, by natural sort of its path in the folder;
+  3. Flyway's repeatable `R__<description>.sql` files, by description (Flyway runs them after
+     the versioned ones).
+  Flyway's undo files `U<version>__<description>.sql` are not migrations and are skipped. Two
+  `V` files with the same version are an error, as in Flyway.
+- `natural`: natural sort of the path in the folder (`a2` < `a10`), nothing skipped.
+- `lexicographic`: plain string order of the path in the folder, nothing skipped.
+
+Files named on the command line keep their order, unless every one of them is versioned: then
+they are sorted by version too (pre-commit passes changed files in `git ls-files` order).
+"""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Iterable
 
 from icelint.source import InputError
 
+ORDERS = ("flyway", "natural", "lexicographic")
+DEFAULT_ORDER = "flyway"
+
 _NUM = re.compile(r"(\d+)")
+_VERSIONED = re.compile(r"^[Vv](?P<version>\d+(?:[._]\d+)*)__(?P<desc>.*)\.sql$", re.IGNORECASE)
+_UNDO = re.compile(r"^[Uu]\d+(?:[._]\d+)*__.*\.sql$", re.IGNORECASE)
+_REPEATABLE = re.compile(r"^[Rr]__(?P<desc>.*)\.sql$", re.IGNORECASE)
+_NUMERIC = re.compile(r"^(?P<version>\d+)(?=[_\-.\s]|$)")
+
+VERSIONED, OTHER, REPEATABLE, UNDO = 0, 1, 2, 3
 
 
 def natural_key(name: str) -> tuple:
-    return tuple(int(t) if t.isdigit() else t.lower() for t in _NUM.split(name))
+    """`a2` < `a10`; case-insensitive, with the exact text as the last tie-break."""
+    parts = tuple((0, int(t), "") if t.isdigit() else (1, 0, t.lower()) for t in _NUM.split(name))
+    return parts + ((2, 0, name),)
 
 
-def discover(paths: list[str]) -> list[Path]:
-    """Files as given; folders expanded to their `.sql` files, ordered as migration tools order them."""
+def _version(text: str) -> tuple[int, ...]:
+    parts = [int(p) for p in re.split(r"[._]", text)]
+    while len(parts) > 1 and parts[-1] == 0:  # Flyway: 1.0 == 1
+        parts.pop()
+    return tuple(parts)
+
+
+def classify(name: str) -> tuple[int, tuple[int, ...] | None, str]:
+    """(kind, version, description) of a file name under the `flyway` order."""
+    if _UNDO.match(name):
+        return UNDO, None, name
+    m = _VERSIONED.match(name)
+    if m:
+        return VERSIONED, _version(m.group("version")), m.group("desc")
+    m = _REPEATABLE.match(name)
+    if m:
+        return REPEATABLE, None, m.group("desc")
+    m = _NUMERIC.match(name)
+    if m:
+        return VERSIONED, _version(m.group("version")), name
+    return OTHER, None, name
+
+
+def sort_key(rel: str, order: str = DEFAULT_ORDER) -> tuple:
+    """The sort key of a file whose path inside its folder is `rel` (posix separators)."""
+    if order == "lexicographic":
+        return (rel,)
+    if order == "natural":
+        return natural_key(rel)
+    kind, version, desc = classify(rel.rsplit("/", 1)[-1])
+    if kind == VERSIONED:
+        assert version is not None
+        return (kind, version, natural_key(rel))
+    if kind == REPEATABLE:
+        return (kind, (), natural_key(desc) + natural_key(rel))
+    return (kind, (), natural_key(rel))
+
+
+def order_folder(folder: Path, order: str = DEFAULT_ORDER) -> list[Path]:
+    """The `.sql` files under `folder` (recursively) in migration order."""
+    files = [f for f in folder.rglob("*") if f.is_file() and f.suffix.lower() == ".sql"]
+    rels = {f: f.relative_to(folder).as_posix() for f in files}
+    if order == "flyway":
+        files = [f for f in files if classify(f.name)[0] != UNDO]
+        _check_duplicate_versions(files)
+    return sorted(files, key=lambda f: sort_key(rels[f], order))
+
+
+def _check_duplicate_versions(files: Iterable[Path]) -> None:
+    seen: dict[tuple[int, ...], Path] = {}
+    for f in sorted(files, key=lambda p: p.as_posix()):
+        m = _VERSIONED.match(f.name)
+        if not m:
+            continue
+        v = _version(m.group("version"))
+        if v in seen:
+            raise InputError(
+                f"{f}: version {'.'.join(map(str, v))} is also the version of {seen[v]}; Flyway refuses two "
+                "migrations with the same version (rename one, or set `order = \"natural\"` in [tool.icelint])"
+            )
+        seen[v] = f
+
+
+def order_files(files: list[Path], order: str = DEFAULT_ORDER) -> list[Path]:
+    """Files named one by one: kept in the given order unless all of them carry a version."""
+    if order == "flyway" and files and all(classify(f.name)[0] == VERSIONED for f in files):
+        return sorted(files, key=lambda f: sort_key(f.name, order) + (f.as_posix(),))
+    return files
+
+
+def discover(paths: list[str], order: str = DEFAULT_ORDER) -> list[Path]:
+    """Files as given; folders expanded to their `.sql` files, in migration order."""
+    if order not in ORDERS:
+        raise InputError(f"unknown order {order!r} (one of: {', '.join(ORDERS)})")
     out: list[Path] = []
+    singles: list[Path] = []
+
+    def flush() -> None:
+        out.extend(order_files(singles, order))
+        singles.clear()
+
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            files = [f for f in p.rglob("*.sql") if f.is_file()]
-            out.extend(sorted(files, key=lambda f: natural_key(str(f.relative_to(p)))))
+            flush()
+            out.extend(order_folder(p, order))
         elif p.exists():
-            out.append(p)
+            singles.append(p)
         else:
             raise InputError(f"{raw}: no such file or directory")
+    flush()
     return list(dict.fromkeys(out))

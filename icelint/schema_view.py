@@ -22,7 +22,8 @@ def render_json(run: Run, out: IO[str]) -> None:
         obj = next(iter(tables.values())).to_json()
     else:
         obj = {k: v.to_json() for k, v in tables.items()}
-    out.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+    # Compact on purpose: the C encoder is ~10x faster than indented output on large histories.
+    out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
 def _label(f: NestedField) -> str:

@@ -74,8 +74,16 @@ class Schema:
     def highest_field_id(self) -> int:
         return max(self._by_id, default=0)
 
+    @cached_property
+    def _identity(self) -> int:
+        return hash((self.fields, frozenset(self.identifier_field_ids)))
+
     def same_as(self, other: Schema) -> bool:
-        """Iceberg's `sameSchema`: same struct and identifier fields (ids ignored for the schema id)."""
+        """Iceberg's `sameSchema`: same struct and identifier fields (the schema id is ignored)."""
+        if self is other:
+            return True
+        if self._identity != other._identity:
+            return False
         return self.fields == other.fields and set(self.identifier_field_ids) == set(other.identifier_field_ids)
 
     def find(self, path: Path, case_sensitive: bool = True) -> NestedField | None:

@@ -253,6 +253,7 @@ class SchemaUpdate:
                             "identifier",
                             field_id=f.id,
                         )
+        self._touched = self._touched_ids()
         fields = self._apply_struct(schema.fields, ROOT)
         new = Schema(schema.schema_id, tuple(fields))
         ids: list[int] = []
@@ -268,6 +269,16 @@ class SchemaUpdate:
             validate_identifier_field(new, fid)
         return Schema(schema.schema_id, tuple(fields), tuple(sorted(ids)))
 
+    def _touched_ids(self) -> set[int]:
+        """Every field whose subtree holds a pending change (nested types elsewhere are reused as is)."""
+        touched: set[int] = set()
+        for fid in (*self.deletes, *self.updates, *self.parent_to_added, *self.moves):
+            pid: int | None = fid
+            while pid is not None and pid != ROOT and pid not in touched:
+                touched.add(pid)
+                pid = self.id_to_parent.get(pid)
+        return touched
+
     def _apply_struct(self, fields: tuple[NestedField, ...], parent_id: int) -> list[NestedField]:
         out: list[NestedField] = []
         for f in fields:
@@ -275,8 +286,10 @@ class SchemaUpdate:
                 continue
             t = self._apply_type(f)
             upd = self.updates.get(f.id)
-            base = upd if upd is not None else f
-            out.append(replace(base, type=t))
+            if upd is None:
+                out.append(f if t is f.type else replace(f, type=t))
+            else:
+                out.append(upd if t is upd.type else replace(upd, type=t))
         added = [self.updates[i] for i in self.parent_to_added.get(parent_id, ())]
         out.extend(added)
         for m in self.moves.get(parent_id, ()):
@@ -294,6 +307,8 @@ class SchemaUpdate:
         if upd is not None and upd.type != f.type and not children(f.type):
             return upd.type
         t = f.type
+        if t.is_primitive or f.id not in self._touched:
+            return t
         if isinstance(t, StructType):
             return StructType(tuple(self._apply_struct(t.fields, f.id)))
         if isinstance(t, ListType):

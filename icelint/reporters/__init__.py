@@ -16,6 +16,7 @@ class Report:
     statements: int
     suppressed: list[Finding] = field(default_factory=list)
     rules: tuple = ()
+    context_files: int = 0  # files replayed (or skipped, with a state) as history, not reported on
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -44,4 +45,29 @@ def _json(report: Report, out: IO[str], **kw) -> None:
     render(report, out, **kw)
 
 
-REPORTERS: dict[str, Callable[..., None]] = {"text": _text, "json": _json}
+def _sarif(report: Report, out: IO[str], **kw) -> None:
+    from icelint.reporters.sarif import render
+
+    render(report, out, **kw)
+
+
+def _github(report: Report, out: IO[str], **kw) -> None:
+    from icelint.reporters.github import render
+
+    render(report, out, **kw)
+
+
+def _gitlab(report: Report, out: IO[str], **kw) -> None:
+    from icelint.reporters.gitlab import render
+
+    render(report, out, **kw)
+
+
+REPORTERS: dict[str, Callable[..., None]] = {
+    "text": _text,
+    "json": _json,
+    "sarif": _sarif,
+    "github": _github,
+    "gitlab": _gitlab,
+}
+FORMATS = tuple(REPORTERS)

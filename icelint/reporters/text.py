@@ -69,7 +69,8 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
     if s["suppressed"]:
         parts.append(f"{s['suppressed']} suppressed")
     tail = ", ".join(parts)
+    context = f" (and {report.context_files} as context)" if report.context_files else ""
     emit(
-        f"Checked {s['files']} file{'s' if s['files'] != 1 else ''}, {s['statements']} statement{'s' if s['statements'] != 1 else ''}: {tail}.",
+        f"Checked {s['files']} file{'s' if s['files'] != 1 else ''}{context}, {s['statements']} statement{'s' if s['statements'] != 1 else ''}: {tail}.",
         "bold" if s["errors"] or s["warnings"] else "bold green",
     )

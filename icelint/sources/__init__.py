@@ -1,75 +1,291 @@
 """Where table state comes from. `StateOptions` gathers the user's choices; `load_states` reads them.
 
-Heavy libraries (pyiceberg, pyarrow) are imported only by the sources that need them.
+Sources, in the order they are asked for a table:
+
+1. `--metadata db.t=FILE` (local path or URI) and `--table-dir db.t=DIR`: named explicitly;
+2. `--metadata FILE` / `--table-dir DIR` without a name: the table named by the file
+   (`db.t.metadata.json`) or the directory (`.../db/t`), else the one table the scripts alter;
+3. `--catalog NAME` (pyiceberg), then `--warehouse DIR` (Hadoop layout `DIR/db/t`): asked for every
+   table the scripts touch that has no state yet. A table they do not have is left out: the replay
+   reports it (ICE005) unless the scripts create it.
+
+Heavy libraries (pyiceberg, pyarrow) are imported only by the sources that need them: a local
+`--metadata` file or table directory never imports pyiceberg.
 """
 
 from __future__ import annotations
 
+import gzip
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Iterable
 
 from icelint.model.metadata import parse_metadata_bytes
 from icelint.model.table import TableMetadata
 from icelint.source import InputError
 
-_NAMED_FILE = re.compile(r"^(?P<name>[^/\\]+?)\.metadata\.json(\.gz)?$")
+_NAMED_FILE = re.compile(r"^(?P<name>[^/\\]+?)(\.gz)?\.metadata\.json(\.gz)?$")
+_NUMBERED = re.compile(r"^v?\d+(-|$)")
+
+
+def _stderr(message: str) -> None:
+    print(f"icelint: {message}", file=sys.stderr)
 
 
 @dataclass
 class StateOptions:
     metadata: list[str] = field(default_factory=list)  # "FILE" or "db.table=FILE"
+    table_dirs: list[str] = field(default_factory=list)  # "DIR" or "db.table=DIR"
+    warehouse: str | None = None  # Hadoop layout: table db.t → DIR/db/t
+    catalog: str | None = None  # a pyiceberg catalog name
+    table_uuid: str | None = None  # only metadata files of this table-uuid (table dirs, warehouse)
+    verbose: bool = False  # say which file was chosen for each table, and why (stderr)
+    log: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
+
+    def has_source(self) -> bool:
+        return bool(self.metadata or self.table_dirs or self.warehouse or self.catalog)
+
+    def logger(self) -> Callable[[str], None] | None:
+        if not self.verbose:
+            return None
+        return self.log or _stderr
 
 
-@dataclass
-class States:
-    named: dict[str, TableMetadata]
-    anonymous: list[tuple[str, TableMetadata]]  # --metadata FILE without a table name
+@dataclass(frozen=True)
+class LoadedState:
+    """One table's state and where it came from: the metadata.json content exactly as stored."""
 
-    def assign(self, referenced: list[str], created: set[str]) -> dict[str, TableMetadata]:
-        """Give anonymous states a table: the name in `db.t.metadata.json`, else the one table the scripts alter."""
-        out = dict(self.named)
-        for origin, meta in self.anonymous:
-            m = _NAMED_FILE.match(Path(origin).name)
-            if m and "." in m.group("name") and not re.match(r"^v?\d+(-|$)", m.group("name")):
-                out[m.group("name")] = meta
-                continue
-            candidates = [t for t in dict.fromkeys(referenced) if t not in created and t not in out]
-            if len(candidates) != 1:
-                which = ", ".join(candidates) if candidates else "none"
-                raise InputError(
-                    f"{origin}: cannot tell which table this metadata is for (tables altered by the scripts: {which}); "
-                    "name it: --metadata db.table=" + origin
-                )
-            out[candidates[0]] = meta
-        return out
+    metadata: TableMetadata
+    data: bytes  # the JSON bytes (decompressed)
+    origin: str  # the file or URI read
+    source: str  # "--metadata", "--table-dir", "--warehouse", "--catalog NAME"
 
 
-def read_metadata_file(path: str) -> TableMetadata:
-    if "://" in path and not path.startswith("file://"):
+def split_named(arg: str) -> tuple[str | None, str]:
+    """`db.t=PATH` → ("db.t", PATH); `PATH` → (None, PATH). A `=` inside a path or URI is not a name."""
+    name, sep, rest = arg.partition("=")
+    if sep and name and rest and "/" not in name and "\\" not in name and ":" not in name and " " not in name:
+        return name, rest
+    return None, arg
+
+
+def _key(name: str) -> str:
+    from icelint.replay.engine import table_key
+
+    return table_key(name)
+
+
+def read_metadata_bytes(path: str, properties: dict[str, str] | None = None, secrets: tuple[str, ...] = ()) -> bytes:
+    """The bytes of a metadata file: a local path, `file://` URI, or a remote URI (through pyiceberg)."""
+    if "://" in path and not path.lower().startswith("file:"):
         from icelint.sources.remote import read_remote  # pyiceberg's FileIO, imported only here
 
-        return parse_metadata_bytes(read_remote(path), path)
-    local = path[len("file://"):] if path.startswith("file://") else path
+        return read_remote(path, properties, secrets)
+    local = _local_path(path)
     p = Path(local)
     try:
-        data = p.read_bytes()
+        return p.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: no such metadata file") from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory; use --table-dir for a table directory") from None
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
-    return parse_metadata_bytes(data, path)
+
+
+def _local_path(path: str) -> str:
+    """`file:///x`, `file:/x` (Hadoop's form) and plain paths → a local path."""
+    if path.lower().startswith("file://"):
+        return path[len("file://"):]
+    if path.lower().startswith("file:"):
+        return path[len("file:"):]
+    return path
+
+
+def _decompressed(data: bytes, origin: str) -> bytes:
+    if data[:2] == b"\x1f\x8b":
+        try:
+            return gzip.decompress(data)
+        except (OSError, EOFError) as e:
+            raise InputError(f"{origin}: corrupt gzip metadata file ({e})") from None
+    return data
+
+
+def read_metadata_state(path: str, source: str = "--metadata", properties: dict[str, str] | None = None,
+                        secrets: tuple[str, ...] = ()) -> LoadedState:
+    data = read_metadata_bytes(path, properties, secrets)
+    meta = parse_metadata_bytes(data, path)
+    return LoadedState(meta, _decompressed(data, path), path, source)
+
+
+def read_metadata_file(path: str) -> TableMetadata:
+    return read_metadata_state(path).metadata
+
+
+def _read_table_dir(directory: str, table_uuid: str | None, log, source: str) -> LoadedState:
+    from icelint.sources.hadoop import load_table_dir
+
+    if "://" in directory and not directory.lower().startswith("file:"):
+        raise InputError(
+            f"{directory}: remote table directories cannot be listed; give the metadata file (--metadata URI) or a catalog (--catalog)"
+        )
+    choice, data, meta = load_table_dir(Path(_local_path(directory)), table_uuid, log)
+    return LoadedState(meta, _decompressed(data, str(choice.path)), str(choice.path), source)
+
+
+class States:
+    """The states given explicitly, plus the sources asked on demand (catalog, warehouse)."""
+
+    def __init__(self, opts: StateOptions, named: dict[str, LoadedState],
+                 anonymous: list[tuple[str, LoadedState, str | None]]) -> None:
+        self.opts = opts
+        self.loaded = named  # table key → state
+        self.anonymous_states = anonymous  # (argument, state, name hint from the path)
+        self._catalog = None
+        self._log = opts.logger()
+
+    # The two views older callers used.
+    @property
+    def named(self) -> dict[str, TableMetadata]:
+        return {k: v.metadata for k, v in self.loaded.items()}
+
+    @property
+    def anonymous(self) -> list[tuple[str, TableMetadata]]:
+        return [(arg, s.metadata) for arg, s, _ in self.anonymous_states]
+
+    def catalog(self):
+        if self._catalog is None and self.opts.catalog:
+            from icelint.sources.catalog import ReadOnlyCatalog
+
+            self._catalog = ReadOnlyCatalog(self.opts.catalog, self._log)
+        return self._catalog
+
+    def assign(self, referenced: Iterable[str], created: Iterable[str]) -> dict[str, TableMetadata]:
+        """The state of every table: given ones, then the sources asked for each table the scripts touch."""
+        return {k: v.metadata for k, v in self.resolve(referenced, created).items()}
+
+    def resolve(self, referenced: Iterable[str], created: Iterable[str]) -> dict[str, LoadedState]:
+        touched = list(dict.fromkeys(_key(t) for t in referenced))
+        created_keys = {_key(t) for t in created}
+        out = dict(self.loaded)
+        for arg, state, hint in self.anonymous_states:
+            out[self._name_anonymous(arg, state, hint, touched, created_keys, out)] = state
+        for key in touched:
+            if key in out:
+                continue
+            state = self._lookup(key, optional=key in created_keys)
+            if state is not None:
+                out[key] = state
+            elif self._log and key not in created_keys and (self.opts.catalog or self.opts.warehouse):
+                self._log(f"{key}: no state found (catalog/warehouse); the replay reports it as unknown")
+        return out
+
+    def _name_anonymous(self, arg: str, state: LoadedState, hint: str | None, touched: list[str], created: set[str],
+                        out: dict[str, LoadedState]) -> str:
+        # A file named db.t.metadata.json is db.t; a directory .../db/t is db.t when the scripts touch db.t.
+        if hint is not None and (state.source == "--metadata" or hint in touched):
+            return hint
+        candidates = [t for t in touched if t not in created and t not in out]
+        if len(candidates) != 1:
+            which = ", ".join(candidates) if candidates else "none"
+            raise InputError(
+                f"{arg}: cannot tell which table this state is for (tables altered by the scripts: {which}); "
+                f"name it: {state.source} db.table={arg}"
+            )
+        return candidates[0]
+
+    def _lookup(self, key: str, optional: bool = False) -> LoadedState | None:
+        """The state of `key` from the catalog, else the warehouse; None when neither has the table.
+
+        `optional`: the scripts create the table, so a warehouse directory without metadata is no error.
+        """
+        catalog = self.catalog()
+        if catalog is not None:
+            got = catalog.load(key)
+            if got is not None:
+                return LoadedState(got.metadata, got.data, got.origin, f"--catalog {catalog.name}")
+        if self.opts.warehouse:
+            from icelint.sources.hadoop import warehouse_table_dir
+
+            warehouse = Path(_local_path(self.opts.warehouse))
+            directory = warehouse_table_dir(warehouse, key if "." in key else f"default.{key}")
+            if directory is None or (optional and not _has_metadata(directory)):
+                if self._log:
+                    self._log(f"{key}: no table in {warehouse / Path(*key.split('.'))}")
+                return None
+            return _read_table_dir(str(directory), self.opts.table_uuid, self._log, "--warehouse")
+        return None
+
+
+def _has_metadata(directory: Path) -> bool:
+    from icelint.sources.hadoop import metadata_dir, parse_name
+
+    meta = metadata_dir(directory)
+    try:
+        return meta.is_dir() and any(parse_name(p.name) is not None for p in meta.iterdir())
+    except OSError:
+        return False
+
+
+def _hint_from_file(path: str) -> str | None:
+    m = _NAMED_FILE.match(Path(_local_path(path)).name)
+    if m and "." in m.group("name") and not _NUMBERED.match(m.group("name")):
+        return _key(m.group("name"))
+    return None
+
+
+def _hint_from_dir(directory: str) -> str | None:
+    p = Path(_local_path(directory).rstrip("/\\"))
+    if p.name and p.parent.name:
+        return _key(f"{p.parent.name}.{p.name}")
+    return None
 
 
 def load_states(opts: StateOptions) -> States:
-    named: dict[str, TableMetadata] = {}
-    anonymous: list[tuple[str, TableMetadata]] = []
+    """Read the explicitly given states now (so a bad path fails before any replay); the rest on demand."""
+    log = opts.logger()
+    if opts.warehouse:
+        w = opts.warehouse
+        if "://" in w and not w.lower().startswith("file:"):
+            raise InputError(f"{w}: remote warehouses cannot be listed; use a catalog (--catalog) or --metadata URI")
+        if not Path(_local_path(w)).is_dir():
+            raise InputError(f"{w}: no such warehouse directory")
+    props: dict[str, str] | None = None
+    secrets: tuple[str, ...] = ()
+    named: dict[str, LoadedState] = {}
+    anonymous: list[tuple[str, LoadedState, str | None]] = []
+
+    def put(name: str, state: LoadedState, arg: str) -> None:
+        key = _key(name)
+        if key in named:
+            raise InputError(f"{arg}: a state for {key} was already given ({named[key].origin})")
+        named[key] = state
+
     for arg in opts.metadata:
-        name, sep, path = arg.partition("=")
-        if sep and name and "/" not in name and "://" not in arg.split("=")[0]:
-            named[name] = read_metadata_file(path)
+        name, path = split_named(arg)
+        if "://" in path and not path.lower().startswith("file:") and opts.catalog and props is None:
+            # remote files are read with the FileIO properties (credentials) of the configured catalog
+            from icelint.sources.catalog import ReadOnlyCatalog
+
+            cat = ReadOnlyCatalog(opts.catalog)
+            props, secrets = cat.file_io_properties(), cat.secrets
+        state = read_metadata_state(path, "--metadata", props, secrets)
+        if log:
+            log(f"{name or path}: using {path} (--metadata)")
+        if name:
+            put(name, state, arg)
         else:
-            anonymous.append((arg, read_metadata_file(arg)))
-    return States(named, anonymous)
+            anonymous.append((arg, state, _hint_from_file(path)))
+    for arg in opts.table_dirs:
+        name, directory = split_named(arg)
+        state = _read_table_dir(directory, opts.table_uuid, log, "--table-dir")
+        if name:
+            put(name, state, arg)
+        else:
+            anonymous.append((arg, state, _hint_from_dir(directory)))
+    return States(opts, named, anonymous)
+
+
+__all__ = ["LoadedState", "StateOptions", "States", "load_states", "read_metadata_file", "read_metadata_state", "split_named"]

@@ -2,19 +2,21 @@
 
 This is what the parser produces and the only thing `lower` reads. Names are kept as written
 (backticks removed); case folding is a resolution concern of the replay, not of the syntax.
+Nodes are NamedTuples rather than frozen dataclasses: defining ~40 dataclasses cost ~25 ms of
+every run's start-up (a pre-commit hook must feel instant).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from icelint.source import Span
 
 # ---------------------------------------------------------------------------- pieces
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
+class Name(NamedTuple):
     """A dotted identifier such as `db.events` or `point.z` (parts without backticks)."""
 
     parts: tuple[str, ...]
@@ -25,8 +27,7 @@ class Name:
         return ".".join(self.parts)
 
 
-@dataclass(frozen=True, slots=True)
-class SqlField:
+class SqlField(NamedTuple):
     """A field of a struct<...> type, or a column definition's name/type/flags."""
 
     name: str
@@ -36,7 +37,7 @@ class SqlField:
     span: Span | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SqlType:
     """A Spark SQL data type as written: `bigint`, `decimal(10,2)`, `struct<a: int>`, ...
 
@@ -52,8 +53,7 @@ class SqlType:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(NamedTuple):
     """`FIRST` (after is None) or `AFTER <after>`."""
 
     first: bool
@@ -61,8 +61,7 @@ class Position:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class ColumnDef:
+class ColumnDef(NamedTuple):
     """A column in `ADD COLUMNS`, `REPLACE COLUMNS` or `CREATE TABLE`."""
 
     path: Name
@@ -74,8 +73,7 @@ class ColumnDef:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Transform:
+class Transform(NamedTuple):
     """A partition or sort transform: `region` (identity), `bucket(16, id)`, `days(ts)`.
 
     `func` is None for a bare column reference; `args` holds column references (Name) and
@@ -91,8 +89,7 @@ class Transform:
         return tuple(a for a in self.args if isinstance(a, Name))
 
 
-@dataclass(frozen=True, slots=True)
-class SortTerm:
+class SortTerm(NamedTuple):
     transform: Transform
     descending: bool
     nulls_first: bool | None  # None: the direction's default
@@ -102,56 +99,47 @@ class SortTerm:
 # ---------------------------------------------------------------------------- ALTER TABLE actions
 
 
-@dataclass(frozen=True, slots=True)
-class AddColumns:
+class AddColumns(NamedTuple):
     columns: tuple[ColumnDef, ...]
     if_not_exists: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class DropColumns:
+class DropColumns(NamedTuple):
     paths: tuple[Name, ...]
     if_exists: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class RenameColumn:
+class RenameColumn(NamedTuple):
     path: Name
     new_name: Name  # a single part
 
 
-@dataclass(frozen=True, slots=True)
-class AlterColumnType:
+class AlterColumnType(NamedTuple):
     path: Name
     type: SqlType
 
 
-@dataclass(frozen=True, slots=True)
-class AlterColumnNullability:
+class AlterColumnNullability(NamedTuple):
     path: Name
     not_null: bool  # True: SET NOT NULL; False: DROP NOT NULL
 
 
-@dataclass(frozen=True, slots=True)
-class AlterColumnComment:
+class AlterColumnComment(NamedTuple):
     path: Name
     comment: str
 
 
-@dataclass(frozen=True, slots=True)
-class AlterColumnPosition:
+class AlterColumnPosition(NamedTuple):
     path: Name
     position: Position
 
 
-@dataclass(frozen=True, slots=True)
-class AlterColumnDefault:
+class AlterColumnDefault(NamedTuple):
     path: Name
     default: str | None  # None: DROP DEFAULT
 
 
-@dataclass(frozen=True, slots=True)
-class ChangeColumn:
+class ChangeColumn(NamedTuple):
     """Hive-style `CHANGE COLUMN old new type [NOT NULL] [COMMENT c] [FIRST|AFTER x]`."""
 
     path: Name
@@ -162,52 +150,43 @@ class ChangeColumn:
     position: Position | None
 
 
-@dataclass(frozen=True, slots=True)
-class ReplaceColumns:
+class ReplaceColumns(NamedTuple):
     columns: tuple[ColumnDef, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class SetProperties:
+class SetProperties(NamedTuple):
     properties: tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class UnsetProperties:
+class UnsetProperties(NamedTuple):
     keys: tuple[str, ...]
     if_exists: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class RenameTable:
+class RenameTable(NamedTuple):
     new_name: Name
 
 
-@dataclass(frozen=True, slots=True)
-class SetLocation:
+class SetLocation(NamedTuple):
     location: str
 
 
-@dataclass(frozen=True, slots=True)
-class AddPartitionField:
+class AddPartitionField(NamedTuple):
     transform: Transform
     name: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class DropPartitionField:
+class DropPartitionField(NamedTuple):
     transform: Transform  # a bare Name may be a partition field name, see the replay
 
 
-@dataclass(frozen=True, slots=True)
-class ReplacePartitionField:
+class ReplacePartitionField(NamedTuple):
     old: Transform
     new: Transform
     name: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class WriteSpec:
+class WriteSpec(NamedTuple):
     """`WRITE [DISTRIBUTED BY PARTITION] [LOCALLY] ORDERED BY ... | UNORDERED`."""
 
     distributed: bool
@@ -216,18 +195,15 @@ class WriteSpec:
     order: tuple[SortTerm, ...] | None  # None: no ordering clause
 
 
-@dataclass(frozen=True, slots=True)
-class SetIdentifierFields:
+class SetIdentifierFields(NamedTuple):
     paths: tuple[Name, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class DropIdentifierFields:
+class DropIdentifierFields(NamedTuple):
     paths: tuple[Name, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class BranchOrTag:
+class BranchOrTag(NamedTuple):
     """CREATE/REPLACE/DROP BRANCH|TAG: recognised; no schema effect."""
 
     verb: str  # 'create' | 'replace' | 'create_or_replace' | 'drop'
@@ -263,15 +239,13 @@ AlterAction = (
 # ---------------------------------------------------------------------------- statements
 
 
-@dataclass(frozen=True, slots=True)
-class AlterTable:
+class AlterTable(NamedTuple):
     table: Name
     action: AlterAction
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class CreateTable:
+class CreateTable(NamedTuple):
     table: Name
     columns: tuple[ColumnDef, ...]  # empty for CTAS without a column list
     or_replace: bool
@@ -286,16 +260,14 @@ class CreateTable:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class DropTable:
+class DropTable(NamedTuple):
     table: Name
     if_exists: bool
     purge: bool
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class SetConfig:
+class SetConfig(NamedTuple):
     """`SET key = value` (or `SET key`/`RESET`)."""
 
     key: str
@@ -303,8 +275,7 @@ class SetConfig:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+class Call(NamedTuple):
     """`CALL catalog.system.procedure(args)`; args as (name or None, raw text)."""
 
     procedure: Name
@@ -316,8 +287,7 @@ class Call:
         return self.procedure.parts[-1].lower()
 
 
-@dataclass(frozen=True, slots=True)
-class Other:
+class Other(NamedTuple):
     """A statement recognised and passed over: DML, queries, USE, views, ... (`keyword` in lower case)."""
 
     keyword: str
@@ -325,8 +295,7 @@ class Other:
     table: Name | None = None  # the target table of DML, when cheap to know
 
 
-@dataclass(frozen=True, slots=True)
-class Unparsed:
+class Unparsed(NamedTuple):
     """A statement that could not be parsed: becomes a finding, never skipped silently."""
 
     message: str
@@ -337,16 +306,14 @@ class Unparsed:
 Statement = AlterTable | CreateTable | DropTable | SetConfig | Call | Other | Unparsed
 
 
-@dataclass(frozen=True, slots=True)
-class Comment:
+class Comment(NamedTuple):
     """A `-- ...` or `/* ... */` comment; `text` without the markers, stripped."""
 
     text: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedFile:
+class ParsedFile(NamedTuple):
     path: str
     statements: tuple[Statement, ...]
     comments: tuple[Comment, ...] = ()

@@ -1,0 +1,126 @@
+"""The Python API: lint migrations from a job, before it runs them.
+
+    import icelint
+    from icelint.spark import table_state
+
+    findings = icelint.lint(
+        "ALTER TABLE db.events DROP COLUMN payload",
+        state={"db.events": table_state(spark, "db.events")},
+    )
+    if any(f.severity.value == "error" for f in findings):
+        raise SystemExit("\\n".join(f"{f.path}:{f.line}: {f.rule} {f.message}" for f in findings))
+
+`icelint.lint` is this module's `lint` (see `icelint/__init__.py`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence, Union
+
+from icelint.findings import Finding
+from icelint.model.table import TableMetadata
+from icelint.source import InputError, SourceFile
+
+StateArg = Union[TableMetadata, str, Path, Mapping[str, Union[TableMetadata, str, Path]], None]
+
+__all__ = ["lint"]
+
+
+def _sources(sql_or_paths: Any) -> list[SourceFile]:
+    from icelint.discovery import discover
+
+    if isinstance(sql_or_paths, Path):
+        items: list[str | Path] = [sql_or_paths]
+    elif isinstance(sql_or_paths, str):
+        text = sql_or_paths
+        looks_like_path = "\n" not in text and ";" not in text and (
+            text.endswith(".sql") or os.sep in text or "/" in text
+        ) and " " not in text.strip()
+        if not os.path.exists(text) and not looks_like_path:
+            return [SourceFile("<string>", text)]
+        items = [text]
+    elif isinstance(sql_or_paths, Iterable):
+        items = list(sql_or_paths)
+        if not items:
+            raise InputError("no SQL given: pass SQL text, a path, or a list of paths")
+    else:
+        raise TypeError(f"lint() takes SQL text, a path or a list of paths, not {type(sql_or_paths).__name__}")
+    for p in items:
+        if not os.path.exists(p):
+            raise InputError(f"{p}: no such file or directory")
+    files = discover([str(p) for p in items])
+    if not files:
+        raise InputError(f"{' '.join(str(p) for p in items)}: no .sql files found")
+    return [SourceFile.read(f) for f in files]
+
+
+def _state(value: TableMetadata | str | Path) -> TableMetadata:
+    if isinstance(value, TableMetadata):
+        return value
+    if isinstance(value, (str, Path)):
+        from icelint.sources import read_metadata_file
+
+        return read_metadata_file(str(value))
+    raise TypeError(f"a table state must be a TableMetadata or a metadata.json path, not {type(value).__name__}")
+
+
+def _initial(state: StateArg, parsed: Any) -> dict[str, TableMetadata]:
+    from icelint.replay.engine import table_key
+
+    if state is None:
+        return {}
+    if isinstance(state, Mapping):
+        return {table_key(str(k)): _state(v) for k, v in state.items()}
+    meta = _state(state)  # one table: the one the scripts alter without creating it
+    created = {table_key(t) for t in parsed.created_tables}
+    candidates = list(dict.fromkeys(t for t in (table_key(r) for r in parsed.referenced_tables) if t not in created))
+    if len(candidates) != 1:
+        which = ", ".join(candidates) if candidates else "none"
+        raise InputError(f"cannot tell which table the state is for (tables altered by the SQL: {which}); pass state={{'db.table': ...}}")
+    return {candidates[0]: meta}
+
+
+def lint(
+    sql_or_paths: str | Path | Sequence[str | Path],
+    state: StateArg = None,
+    *,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] = (),
+    spark: Any = None,
+) -> list[Finding]:
+    """Lint Spark SQL migrations against the tables' state; the findings, sorted.
+
+    `sql_or_paths`: SQL text, a path to a `.sql` file or a folder of them, or a list of paths.
+    `state`: `{"db.table": TableMetadata or metadata.json path}`, or one `TableMetadata` (or path) for
+    the one table the SQL alters. `spark`: a SparkSession to ask for the state of every table the SQL
+    touches that `state` does not give (see `icelint.spark`). `select`/`ignore`: rule codes or names.
+    Raises `icelint.source.InputError` for unreadable input.
+    """
+    from icelint import rules as registry
+    from icelint.lint import lint_run
+    from icelint.pipeline import parse_sources, replay
+    from icelint.replay.engine import table_key
+
+    parsed = parse_sources(_sources(sql_or_paths))
+    initial = _initial(state, parsed)
+    if spark is not None:
+        from icelint.spark import table_states
+
+        wanted = [t for t in dict.fromkeys(table_key(r) for r in parsed.referenced_tables) if t not in initial]
+        initial.update(table_states(spark, wanted, missing_ok=True))
+
+    def codes(selectors: Iterable[str]) -> set[str]:
+        out = set()
+        for sel in selectors:
+            r = registry.get(sel)
+            if r is None:
+                raise InputError(f"unknown rule {sel!r} (see `icelint rules`)")
+            out.add(r.code)
+        return out
+
+    chosen = codes(select) if select else {r.code for r in registry.ALL_RULES}
+    dropped = codes(ignore)
+    rules = tuple(r for r in registry.ALL_RULES if r.code in chosen and r.code not in dropped)
+    return lint_run(replay(parsed, initial), rules)

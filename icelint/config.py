@@ -1,0 +1,414 @@
+"""`[tool.icelint]` in `pyproject.toml`: found by walking up from the current directory, validated
+strictly (an unknown key, a wrong type or an unknown rule is one line and exit code 2), merged
+with the command line (flags win).
+
+```toml
+[tool.icelint]
+migrations = "migrations"          # the folder of migrations: context for the files under review
+order = "flyway"                   # flyway | natural | lexicographic (see icelint.discovery)
+select = ["ICE001", "drop-column"] # codes or names; default: every rule
+ignore = ["ICE013"]
+fail-on = "error"                  # error | warning | info
+catalog = "prod"                   # state sources, handed to the state loaders
+warehouse = "warehouse/"
+metadata = { "db.events" = "snapshots/db.events.metadata.json" }
+
+[tool.icelint.severity]            # per-rule severity
+ICE011 = "error"
+
+[tool.icelint.per-file-ignores]    # glob (relative to this file, or a bare file name) → rules
+"migrations/legacy/*.sql" = ["ICE001"]
+"V1__*.sql" = ["drop-column"]
+```
+
+Relative paths in the file are relative to the directory of the `pyproject.toml`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from icelint.discovery import DEFAULT_ORDER, ORDERS
+from icelint.source import InputError
+
+SEVERITIES = ("error", "warning", "info")
+FILE_NAME = "pyproject.toml"
+
+
+class ConfigError(InputError):
+    """A configuration problem: one line naming the file and the key, exit code 2."""
+
+
+# key → (expected type description, validator). Adding a key: one line here, one field below.
+_STR, _LIST, _TABLE_STR, _TABLE_LIST = "a string", "a list of strings", "a table of strings", "a table of lists of strings"
+KEYS: dict[str, str] = {
+    "migrations": _STR,
+    "order": _STR,
+    "select": _LIST,
+    "ignore": _LIST,
+    "fail-on": _STR,
+    "severity": _TABLE_STR,
+    "per-file-ignores": _TABLE_LIST,
+    "catalog": _STR,
+    "warehouse": _STR,
+    "metadata": _TABLE_STR,
+    "table-dirs": _TABLE_STR,
+    "table-uuid": _STR,
+}
+STATE_KEYS = ("catalog", "warehouse", "metadata", "table-dirs", "table-uuid")  # read by icelint.sources.options
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None = None  # the pyproject.toml read, if any
+    root: Path = field(default_factory=Path.cwd)  # relative paths in the file are relative to this
+    migrations: Path | None = None
+    order: str = DEFAULT_ORDER
+    select: tuple[str, ...] | None = None  # rule codes; None: every rule
+    ignore: tuple[str, ...] = ()
+    fail_on: str = "error"
+    severity: tuple[tuple[str, str], ...] = ()  # (code, severity), sorted by code
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, codes), in file order
+    catalog: str | None = None
+    warehouse: str | None = None
+    metadata: tuple[tuple[str, str], ...] = ()  # (table, path or URI), sorted by table
+    table_dirs: tuple[tuple[str, str], ...] = ()  # (table, directory), sorted by table
+    table_uuid: str | None = None
+
+    # ------------------------------------------------------------------ merging the flags
+    def with_flags(
+        self,
+        *,
+        select: Sequence[str] = (),
+        ignore: Sequence[str] = (),
+        fail_on: str | None = None,
+        order: str | None = None,
+        migrations: str | None = None,
+    ) -> Config:
+        """Flags win: a flag that was given replaces the configured value."""
+        out = self
+        if select:
+            out = replace(out, select=tuple(_codes(select, "--select")))
+        if ignore:
+            out = replace(out, ignore=tuple(_codes(ignore, "--ignore")))
+        if fail_on:
+            out = replace(out, fail_on=fail_on)
+        if order:
+            out = replace(out, order=order)
+        if migrations:
+            out = replace(out, migrations=Path(migrations))
+        return out
+
+    # ------------------------------------------------------------------ what the check uses
+    def rules(self) -> tuple:
+        """The enabled rules, in registry order (plus `unused-suppression` unless ignored)."""
+        from icelint.rules import ALL_RULES
+        from icelint.rules.unused_suppression import RULE as UNUSED
+
+        registry = list(ALL_RULES)
+        if all(r.code != UNUSED.code for r in registry):
+            registry.append(UNUSED)
+        chosen = set(self.select) if self.select is not None else {r.code for r in registry}
+        return tuple(r for r in registry if r.code in chosen and r.code not in self.ignore)
+
+    def severity_of(self, code: str) -> str | None:
+        return dict(self.severity).get(code)
+
+    def ignored_for(self, path: str) -> frozenset[str]:
+        """Rule codes that `per-file-ignores` switches off for the file at `path`."""
+        if not self.per_file_ignores:
+            return frozenset()
+        rel = _relative(Path(path), self.root)
+        base = rel.rsplit("/", 1)[-1]
+        out: set[str] = set()
+        for pattern, codes in self.per_file_ignores:
+            pat = pattern[2:] if pattern.startswith("./") else pattern
+            if _glob(pat).fullmatch(rel if "/" in pat else base):
+                out.update(codes)
+        return frozenset(out)
+
+    def state(self) -> dict[str, Any]:
+        """The state-source keys, paths resolved against the config's folder, for the state loaders."""
+        out: dict[str, Any] = {}
+        if self.catalog is not None:
+            out["catalog"] = self.catalog
+        if self.warehouse is not None:
+            out["warehouse"] = _resolve(self.warehouse, self.root)
+        if self.metadata:
+            out["metadata"] = {name: _resolve(p, self.root) for name, p in self.metadata}
+        if self.table_dirs:
+            out["table-dirs"] = {name: _resolve(p, self.root) for name, p in self.table_dirs}
+        if self.table_uuid is not None:
+            out["table-uuid"] = self.table_uuid
+        return out
+
+    def as_dict(self, cwd: Path | None = None) -> dict[str, Any]:
+        """The effective configuration, as `--show-config` prints it (paths relative to `cwd`)."""
+        cwd = cwd or Path.cwd()
+        return {
+            "config-file": _display(self.path, cwd) if self.path else None,
+            "migrations": _display(self.migrations, cwd) if self.migrations else None,
+            "order": self.order,
+            "select": [r.code for r in self.rules()],
+            "ignore": list(self.ignore),
+            "fail-on": self.fail_on,
+            "severity": dict(self.severity),
+            "per-file-ignores": {g: list(c) for g, c in self.per_file_ignores},
+            "catalog": self.catalog,
+            "warehouse": self.warehouse,
+            "metadata": dict(self.metadata),
+            "table-dirs": dict(self.table_dirs),
+            "table-uuid": self.table_uuid,
+        }
+
+
+# ---------------------------------------------------------------------------- finding the file
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest `pyproject.toml` with a `[tool.icelint]` table, from `start` up to the root."""
+    for d in (start, *start.parents):
+        candidate = d / FILE_NAME
+        if candidate.is_file():
+            data = _read_toml(candidate)
+            if isinstance(data.get("tool"), dict) and "icelint" in data["tool"]:
+                return candidate
+    return None
+
+
+def load_config(cwd: Path | None = None, explicit: str | None = None) -> Config:
+    """The configuration in force for a run from `cwd` (or the file given with `--config`)."""
+    cwd = cwd or Path.cwd()
+    if explicit is not None:
+        path = Path(explicit)
+        if not path.is_file():
+            raise ConfigError(f"{explicit}: no such configuration file")
+        data = _read_toml(path)
+        section = data.get("tool", {}).get("icelint") if isinstance(data.get("tool"), dict) else None
+        if section is None:
+            raise ConfigError(f"{explicit}: no [tool.icelint] table")
+    else:
+        found = find_config(cwd.resolve())
+        if found is None:
+            return Config(root=cwd)
+        path = found
+        section = _read_toml(path)["tool"]["icelint"]
+    return parse_section(section, path)
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: invalid TOML: {e}") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
+
+
+# ---------------------------------------------------------------------------- validation
+
+
+def parse_section(section: Any, path: Path) -> Config:
+    where = f"{path}"
+    if not isinstance(section, dict):
+        raise ConfigError(f"{where}: `tool.icelint` must be a table, not {_type(section)}")
+    for key in section:
+        if key not in KEYS:
+            near = difflib.get_close_matches(key.replace("_", "-"), list(KEYS), n=1)
+            hint = f" (did you mean `{near[0]}`?)" if near else f" (known keys: {', '.join(sorted(KEYS))})"
+            raise ConfigError(f"{where}: unknown key `tool.icelint.{key}`{hint}")
+    for key, value in section.items():
+        _check_type(where, key, value, KEYS[key])
+
+    def key(k: str) -> str:
+        return f"{where}: `tool.icelint.{k}`"
+
+    kw: dict[str, Any] = {"path": path, "root": path.parent}
+    if "migrations" in section:
+        kw["migrations"] = Path(_resolve(section["migrations"], path.parent))
+    if "order" in section:
+        if section["order"] not in ORDERS:
+            raise ConfigError(f"{key('order')} must be one of {', '.join(ORDERS)}, not {section['order']!r}")
+        kw["order"] = section["order"]
+    if "fail-on" in section:
+        if section["fail-on"] not in SEVERITIES:
+            raise ConfigError(f"{key('fail-on')} must be one of {', '.join(SEVERITIES)}, not {section['fail-on']!r}")
+        kw["fail_on"] = section["fail-on"]
+    if "select" in section:
+        kw["select"] = tuple(_codes(section["select"], key("select")))
+    if "ignore" in section:
+        kw["ignore"] = tuple(_codes(section["ignore"], key("ignore")))
+    if "severity" in section:
+        sev = {}
+        for rule, level in section["severity"].items():
+            code = _codes([rule], key("severity"))[0]
+            if level not in SEVERITIES:
+                raise ConfigError(f"{key('severity')}: `{rule}` must be one of {', '.join(SEVERITIES)}, not {level!r}")
+            sev[code] = level
+        kw["severity"] = tuple(sorted(sev.items()))
+    if "per-file-ignores" in section:
+        kw["per_file_ignores"] = tuple(
+            (glob, tuple(_codes(codes, f"{key('per-file-ignores')}: `{glob}`")))
+            for glob, codes in section["per-file-ignores"].items()
+        )
+    for k in ("catalog", "warehouse", "table-uuid"):
+        if k in section:
+            kw[k.replace("-", "_")] = section[k]
+    for k in ("metadata", "table-dirs"):
+        if k in section:
+            kw[k.replace("-", "_")] = tuple(sorted(section[k].items()))
+    return Config(**kw)
+
+
+def _type(value: Any) -> str:
+    names = {str: "a string", bool: "a boolean", int: "an integer", float: "a number", list: "a list", dict: "a table"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _check_type(where: str, key: str, value: Any, expected: str) -> None:
+    ok: bool
+    if expected == _STR:
+        ok = isinstance(value, str)
+    elif expected == _LIST:
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+    elif expected == _TABLE_STR:
+        ok = isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+    else:
+        ok = isinstance(value, dict) and all(
+            isinstance(v, list) and all(isinstance(x, str) for x in v) for v in value.values()
+        )
+    if not ok:
+        raise ConfigError(f"{where}: `tool.icelint.{key}` must be {expected}, not {_describe(value)}")
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, list):
+        bad = next((v for v in value if not isinstance(v, str)), None)
+        return f"a list holding {_type(bad)} ({bad!r})" if bad is not None else "a list"
+    if isinstance(value, dict):
+        return "a table with other values"
+    return f"{_type(value)} ({value!r})"
+
+
+def _codes(selectors: Iterable[str], where: str) -> list[str]:
+    """Rule codes for codes/names (comma-separated allowed); an unknown one is an error naming it."""
+    from icelint.rules import get
+    from icelint.rules.unused_suppression import RULE as UNUSED
+
+    out: list[str] = []
+    for raw in selectors:
+        for sel in raw.split(","):
+            sel = sel.strip()
+            if not sel:
+                continue
+            r = get(sel)
+            if r is None and (sel.upper() == UNUSED.code or sel.lower() == UNUSED.name):
+                r = UNUSED
+            if r is None:
+                raise ConfigError(f"{where}: unknown rule {sel!r} (see `icelint rules`)")
+            if r.code not in out:
+                out.append(r.code)
+    return out
+
+
+# ---------------------------------------------------------------------------- paths and globs
+
+
+def _resolve(value: str, root: Path) -> str:
+    """A path from the file, made absolute against its folder; URIs untouched."""
+    if "://" in value:
+        return value
+    p = Path(os.path.expanduser(value))
+    return str(p if p.is_absolute() else root / p)
+
+
+def _relative(path: Path, root: Path) -> str:
+    p = path if path.is_absolute() else Path.cwd() / path
+    try:
+        return Path(os.path.normpath(p)).relative_to(Path(os.path.normpath(root.resolve()))).as_posix()
+    except ValueError:
+        try:
+            return Path(os.path.normpath(p.resolve())).relative_to(root.resolve()).as_posix()
+        except ValueError:
+            return p.as_posix()
+
+
+def _display(path: Path, cwd: Path) -> str:
+    try:
+        return Path(os.path.relpath(path, cwd)).as_posix()
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return path.as_posix()
+
+
+_GLOB_CACHE: dict[str, re.Pattern[str]] = {}
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    """A gitignore-style glob: `*` within a folder, `**` across folders, `?` one character."""
+    rx = _GLOB_CACHE.get(pattern)
+    if rx is not None:
+        return rx
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            j = pattern.find("]", i + 1)
+            if j > i + 1:
+                body = pattern[i + 1 : j]
+                out.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
+                i = j + 1
+                continue
+            out.append(re.escape(c))
+        else:
+            out.append(re.escape(c))
+        i += 1
+    rx = re.compile("".join(out))
+    _GLOB_CACHE[pattern] = rx
+    return rx
+
+
+def render_toml(d: dict[str, Any]) -> str:
+    """The effective configuration as a `[tool.icelint]` table (deterministic)."""
+    import json
+
+    def val(v: Any) -> str:
+        if isinstance(v, list):
+            return "[" + ", ".join(val(x) for x in v) + "]"
+        return json.dumps(v, ensure_ascii=False)
+
+    head = [f"# effective icelint configuration (config file: {d['config-file'] or 'none'}; paths relative to the current directory)"]
+    lines = ["[tool.icelint]"]
+    tables: list[str] = []
+    for k, v in d.items():
+        if k == "config-file" or v is None or (isinstance(v, dict) and not v):
+            continue
+        if isinstance(v, dict):
+            tables.append("")
+            tables.append(f"[tool.icelint.{k}]")
+            for kk, vv in v.items():
+                tables.append(f"{val(kk)} = {val(vv)}")
+        else:
+            lines.append(f"{k} = {val(v)}")
+    return "\n".join(head + lines + tables) + "\n"

@@ -1,0 +1,260 @@
+"""Pending versus applied: which files are under review, and which are only history.
+
+- The files named on the command line are *pending* (folders: all their `.sql` files). With
+  `--since REF`, the pending files are those changed between the merge-base of REF and `HEAD` and
+  the work tree (plus untracked ones), among the named paths (default: the migrations folder).
+- The other files of the `migrations` folder (and, with `--since`, of the folders named) are
+  *context*: history that was already applied.
+- With a table state (metadata, table directory, warehouse, catalog, snapshot), context files are
+  not replayed over it: the state already holds them. Only the pending files are replayed.
+- With no state, everything (context and pending, in migration order) is replayed from the
+  `CREATE TABLE` statements, and findings are reported only for the pending files.
+
+That is what makes the pre-commit hook (which passes only the changed files) and
+`icelint check --since origin/main` in CI both correct.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from icelint.discovery import DEFAULT_ORDER, discover, order_folder
+from icelint.source import InputError
+
+PROGRESS_MIN_FILES = 20  # fewer files parse in well under a second: no bar
+
+
+@dataclass
+class Plan:
+    files: list[Path]  # everything to read, in replay order
+    pending: list[Path]  # the files under review, in replay order (a subset of `files`)
+
+    @property
+    def pending_names(self) -> set[str]:
+        return {str(p) for p in self.pending}
+
+    @property
+    def context(self) -> list[Path]:
+        names = self.pending_names
+        return [p for p in self.files if str(p) not in names]
+
+
+def _key(p: Path) -> str:
+    return os.path.normcase(os.path.realpath(p))
+
+
+def _display(p: Path, cwd: Path) -> Path:
+    """A path found by icelint (not typed by the user), shown relative to the current directory."""
+    try:
+        return Path(os.path.relpath(p, cwd))
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return p
+
+
+def make_plan(
+    paths: Sequence[str],
+    *,
+    migrations: Path | None = None,
+    since: str | None = None,
+    order: str = DEFAULT_ORDER,
+    cwd: Path | None = None,
+) -> Plan:
+    cwd = cwd or Path.cwd()
+    if migrations is not None and not migrations.is_dir():
+        raise InputError(f"{migrations}: the migrations folder does not exist (set by `migrations` or --migrations)")
+    if not paths and migrations is None and since is None:
+        raise InputError("no paths given and no `migrations` folder configured ([tool.icelint] migrations = \"...\")")
+
+    named = discover(list(paths), order) if paths else []
+    folders: list[Path] = [migrations] if migrations is not None else []
+    if since is not None:
+        folders += [Path(p) for p in paths if Path(p).is_dir()]
+        changed = changed_since(since, cwd)
+        if paths:
+            pending = [p for p in named if _key(p) in changed]
+        elif migrations is not None:
+            pending = [p for p in _folder(migrations, order, cwd) if _key(p) in changed]
+        else:
+            pending = [_display(Path(p), cwd) for p in sorted(changed) if _under(Path(p), cwd)]
+            pending = order_files_like(pending, order)
+    else:
+        pending = named if paths else _folder(migrations, order, cwd)  # type: ignore[arg-type]
+
+    # every file once, by real path; the spelling the user typed wins over the folder's
+    spelling: dict[str, Path] = {}
+    for p in pending:
+        spelling.setdefault(_key(p), p)
+    files: list[Path] = []
+    seen: set[str] = set()
+    for folder in dict.fromkeys(folders):
+        for f in _folder(folder, order, cwd):
+            k = _key(f)
+            if k in seen:
+                continue
+            seen.add(k)
+            files.append(spelling.get(k, f))
+    for p in pending:
+        k = _key(p)
+        if k not in seen:
+            seen.add(k)
+            files.append(p)
+    pending_keys = {_key(p) for p in pending}
+    return Plan(files, [f for f in files if _key(f) in pending_keys])
+
+
+def _folder(folder: Path, order: str, cwd: Path) -> list[Path]:
+    """The folder's files in migration order; a folder from the configuration is shown relative to the CWD."""
+    files = order_folder(folder, order)
+    return [_display(f, cwd) for f in files] if folder.is_absolute() else files
+
+
+def order_files_like(files: list[Path], order: str) -> list[Path]:
+    from icelint.discovery import sort_key
+
+    return sorted(files, key=lambda f: (f.parent.as_posix(), sort_key(f.name, order)))
+
+
+def _under(p: Path, folder: Path) -> bool:
+    try:
+        Path(p).resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+# ---------------------------------------------------------------------------- git
+
+
+def _git(args: list[str], cwd: Path, what: str) -> str:
+    try:
+        proc = subprocess.run(
+            ["git", *args], cwd=cwd, capture_output=True, text=True, encoding="utf-8", errors="surrogateescape"
+        )
+    except FileNotFoundError:
+        raise InputError("--since needs git, which is not installed") from None
+    if proc.returncode != 0:
+        detail = (proc.stderr.strip().splitlines() or ["git failed"])[-1]
+        raise InputError(f"--since: {what}: {detail}")
+    return proc.stdout
+
+
+def changed_since(ref: str, cwd: Path) -> set[str]:
+    """Real paths of the `.sql` files added, copied, modified, renamed into or untracked since the merge-base of REF and HEAD."""
+    top = Path(_git(["rev-parse", "--show-toplevel"], cwd, "not inside a git repository").strip())
+    _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], top, f"unknown git revision {ref!r} (fetch it first, e.g. `git fetch origin main`)")
+    base = _git(
+        ["merge-base", ref, "HEAD"], top, f"no common ancestor of {ref!r} and HEAD (a shallow clone? fetch with depth 0)"
+    ).strip()
+    diff = _git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=ACMRT", base, "--"], top, "git diff failed")
+    untracked = _git(["ls-files", "--others", "--exclude-standard", "-z"], top, "git ls-files failed")
+    names = [n for n in (diff + untracked).split("\0") if n]
+    return {_key(top / n) for n in names if n.lower().endswith(".sql")}
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+def show_progress(stream=None) -> bool:
+    """A progress bar only on a terminal, never in a pipe, a file or a CI log."""
+    import sys
+
+    stream = stream or sys.stderr
+    ci = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+    if ci or os.environ.get("GITHUB_ACTIONS") == "true" or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def parse_plan(plan: Plan):
+    """Read and parse every file of the plan (with a progress bar on a terminal for long runs)."""
+    from icelint.lower import lower_files
+    from icelint.pipeline import Parsed
+    from icelint.source import SourceFile
+    from icelint.syntax.parser import parse_file
+
+    sources = [SourceFile.read(f) for f in plan.files]
+    if len(sources) >= PROGRESS_MIN_FILES and show_progress():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(
+            TextColumn("icelint: parsing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as bar:
+            task = bar.add_task("parse", total=len(sources))
+            files = []
+            for s in sources:
+                files.append(parse_file(s))
+                bar.advance(task)
+    else:
+        files = [parse_file(s) for s in sources]
+    return Parsed(sources, files, lower_files(files))
+
+
+def pending_part(parsed, plan: Plan):
+    """The pending files' share of a parsed run: their sources, syntax trees and steps."""
+    from icelint.pipeline import Parsed
+
+    names = plan.pending_names
+    return Parsed(
+        [s for s in parsed.sources if s.path in names],
+        [f for f in parsed.files if f.path in names],
+        [s for s in parsed.steps if s.span.path in names],
+    )
+
+
+def only_pending(findings, run, plan: Plan) -> list:
+    """The findings of the pending files.
+
+    A table that no file creates and no state describes is reported (ICE005) once, at its first
+    reference; when that reference is in a context file, the report moves to the table's first
+    reference in a pending file, so that its statements are never skipped silently.
+    """
+    from dataclasses import replace
+
+    from icelint import changes as ch
+
+    names = plan.pending_names
+    out = [f for f in findings if f.path in names]
+    moved = [f for f in findings if f.path not in names and f.rule == "ICE005"]
+    if not moved:
+        return out
+    by_index = {o.step.index: o for o in run.result.outcomes}
+    for f in moved:
+        origin = by_index.get(f.statement_index)
+        if origin is None or origin.skipped != "unknown-table":
+            continue
+        first = next(
+            (
+                o
+                for o in run.result.outcomes
+                if o.table == origin.table and o.step.span.path in names and isinstance(o.step, ch.Commit)
+            ),
+            None,
+        )
+        if first is None:
+            continue
+        sp = first.step.table_span
+        out.append(
+            replace(
+                f,
+                path=sp.path,
+                line=sp.line,
+                column=sp.column,
+                end_line=sp.end_line,
+                end_column=sp.end_column,
+                statement_index=first.step.index,
+            )
+        )
+    return sorted(set(out), key=lambda f: f.sort_key)

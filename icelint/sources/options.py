@@ -1,0 +1,142 @@
+"""The state-source options of the command line and of `[tool.icelint]`, and how they combine.
+
+Command line (besides `--metadata`, defined in cli.py): `--table-dir [db.t=]DIR` (repeatable),
+`--warehouse DIR`, `--catalog NAME`, `--table-uuid UUID`, `-v/--verbose`.
+
+`[tool.icelint]` keys read here (paths already resolved by `icelint.config`, or against `base_dir`):
+
+    catalog = "prod"                                   # a pyiceberg catalog name
+    warehouse = "warehouse/"                           # Hadoop layout: db.t → warehouse/db/t
+    metadata = { "db.events" = "snapshots/db.events.metadata.json" }
+    table-dirs = { "db.events" = "warehouse/db/events" }   # optional
+    table-uuid = "..."                                 # optional
+
+Flags win: when the command line names any state source (`--metadata`, `--table-dir`,
+`--warehouse`, `--catalog`), the sources of the file are not used at all, so that
+`icelint check --metadata snapshot.json` never reaches the catalog of the configuration.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import click
+
+from icelint.source import InputError
+from icelint.sources import StateOptions
+
+STATE_CONFIG_KEYS = ("catalog", "warehouse", "metadata", "table-dirs", "table-uuid")
+
+_OPTIONS = (
+    click.option(
+        "--table-dir", "table_dirs", multiple=True, metavar="[db.table=]DIR",
+        help="Table state: an Iceberg table directory (Hadoop layout: DIR/metadata/...). Repeatable; "
+             "name the table with db.table=DIR.",
+    ),
+    click.option(
+        "--warehouse", metavar="DIR",
+        help="Table state: a Hadoop-layout warehouse; table db.t is read from DIR/db/t.",
+    ),
+    click.option(
+        "--catalog", metavar="NAME",
+        help="Table state: the pyiceberg catalog NAME (~/.pyiceberg.yaml, PYICEBERG_CATALOG__NAME__* variables). Read-only.",
+    ),
+    click.option(
+        "--table-uuid", metavar="UUID",
+        help="With --table-dir/--warehouse: only metadata files whose table-uuid is UUID.",
+    ),
+    click.option(
+        "-v", "--verbose", is_flag=True,
+        help="Say which metadata file was chosen for each table, and why (on stderr).",
+    ),
+)  # fmt: skip
+
+
+def state_options(f: Callable) -> Callable:
+    """Adds the state-source options; the command receives them as one `sources: StateOptions` argument."""
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        kwargs["sources"] = StateOptions(
+            table_dirs=list(kwargs.pop("table_dirs", ()) or ()),
+            warehouse=kwargs.pop("warehouse", None),
+            catalog=kwargs.pop("catalog", None),
+            table_uuid=kwargs.pop("table_uuid", None),
+            verbose=bool(kwargs.pop("verbose", False)),
+        )
+        return f(*args, **kwargs)
+
+    for option in reversed(_OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper
+
+
+def _path(value: str, base_dir: Path | None) -> str:
+    if "://" in value or base_dir is None:
+        return value
+    p = Path(os.path.expanduser(value))
+    return str(p if p.is_absolute() else base_dir / p)
+
+
+def states_from_config(config: Mapping[str, Any] | None, base_dir: str | Path | None = None) -> StateOptions:
+    """The state sources of a `[tool.icelint]` table (only the keys in STATE_CONFIG_KEYS are read)."""
+    config = config or {}
+    base = Path(base_dir) if base_dir is not None else None
+    opts = StateOptions()
+
+    def text(key: str) -> str | None:
+        value = config.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise InputError(f"[tool.icelint] `{key}` must be a non-empty string")
+        return value
+
+    def table(key: str) -> list[str]:
+        value = config.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            raise InputError(f'[tool.icelint] `{key}` must be a table of "db.table" = "path"')
+        return [f"{name}={_path(p, base)}" for name, p in value.items()]
+
+    if (catalog := text("catalog")) is not None:
+        opts.catalog = catalog
+    if (warehouse := text("warehouse")) is not None:
+        opts.warehouse = _path(warehouse, base)
+    if (uuid := text("table-uuid")) is not None:
+        opts.table_uuid = uuid
+    opts.metadata = table("metadata")
+    opts.table_dirs = table("table-dirs")
+    return opts
+
+
+def merge_state_options(flags: StateOptions, config: StateOptions | None) -> StateOptions:
+    """Flags win: any state source on the command line replaces every source of the configuration."""
+    if config is None or flags.has_source():
+        return flags
+    return replace(
+        config,
+        table_uuid=flags.table_uuid or config.table_uuid,
+        verbose=flags.verbose or config.verbose,
+        log=flags.log or config.log,
+    )
+
+
+def resolve(metadata: Sequence[str], sources: StateOptions | None,
+            config: Mapping[str, Any] | StateOptions | None = None) -> StateOptions:
+    """The StateOptions of a command: its `--metadata` values, its `state_options`, the configuration."""
+    flags = replace(sources or StateOptions(), metadata=list(metadata))
+    file_opts = config if isinstance(config, StateOptions) or config is None else states_from_config(config)
+    return merge_state_options(flags, file_opts)
+
+
+def config_state() -> dict[str, Any]:
+    """The state-source keys of the `[tool.icelint]` in force (found from the current directory)."""
+    from icelint.config import load_config
+
+    return load_config().state()

@@ -1,0 +1,125 @@
+"""`icelint snapshot`: save the current metadata of tables, so that CI can lint offline against them.
+
+`snapshots/db.events.metadata.json` holds the source's metadata.json content as read (same keys, same
+order, same values), pretty-printed with two-space indentation: the same source gives the same bytes.
+`--metadata snapshots/db.events.metadata.json` (or a shell glob over the folder) then names the table
+by itself. `--check` writes nothing and exits 1 when a committed snapshot differs from the source:
+compared as JSON values, so key order and formatting do not count.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from icelint.source import InputError
+from icelint.sources import LoadedState, StateOptions, load_states
+
+EXIT_OK, EXIT_DIFFERS = 0, 1
+
+
+def snapshot_name(key: str) -> str:
+    return f"{key}.metadata.json"
+
+
+def render(state: LoadedState) -> str:
+    """The snapshot text of a state: its JSON, as stored, pretty-printed (deterministic)."""
+    try:
+        obj = json.loads(state.data)
+    except ValueError as e:  # the parser accepted it, so this should not happen
+        raise InputError(f"{state.origin}: not valid JSON ({e})") from None
+    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+
+
+def _differences(committed: Any, current: Any) -> list[str]:
+    if not isinstance(committed, dict) or not isinstance(current, dict):
+        return ["the whole document"]
+    keys = sorted(set(committed) | set(current))
+    return [k for k in keys if committed.get(k, _MISSING) != current.get(k, _MISSING)]
+
+
+_MISSING = object()
+
+
+@dataclass
+class SnapshotResult:
+    key: str
+    path: Path
+    status: str  # "written", "unchanged", "same", "differs", "missing"
+    detail: str = ""
+
+
+def run_snapshot(
+    tables: Sequence[str],
+    out: str | Path,
+    opts: StateOptions,
+    check: bool = False,
+    echo: Callable[[str], None] = print,
+) -> int:
+    """Write (or with `check`, compare) the snapshots of `tables`; the exit code."""
+    from icelint.replay.engine import table_key
+
+    if not opts.has_source():
+        raise InputError(
+            "no table state source: give --metadata, --table-dir, --warehouse or --catalog "
+            "(or set catalog/warehouse/metadata in [tool.icelint])"
+        )
+    keys = list(dict.fromkeys(table_key(t) for t in tables))
+    resolved = load_states(opts).resolve(keys, [])
+    missing = [k for k in keys if k not in resolved]
+    if missing:
+        raise InputError(f"{', '.join(missing)}: no such table in the given state sources")
+    out_dir = Path(out)
+    results: list[SnapshotResult] = []
+    for key in keys:
+        state = resolved[key]
+        path = out_dir / snapshot_name(key)
+        text = render(state)
+        if check:
+            results.append(_compare(key, path, state, text))
+            continue
+        try:
+            old = path.read_text(encoding="utf-8") if path.is_file() else None
+            if old == text:
+                results.append(SnapshotResult(key, path, "unchanged", state.origin))
+                continue
+            out_dir.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+        except OSError as e:
+            raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
+        results.append(SnapshotResult(key, path, "written", state.origin))
+    failing = False
+    for r in results:
+        if r.status == "written":
+            echo(f"{r.path}: written from {r.detail}")
+        elif r.status == "unchanged":
+            echo(f"{r.path}: up to date ({r.detail})")
+        elif r.status == "same":
+            echo(f"{r.path}: matches {r.detail}")
+        else:
+            failing = True
+            echo(f"{r.path}: {r.detail}")
+    if check and failing:
+        echo("snapshots are out of date: run `icelint snapshot` without --check to update them")
+    return EXIT_DIFFERS if failing else EXIT_OK
+
+
+def _compare(key: str, path: Path, state: LoadedState, text: str) -> SnapshotResult:
+    if not path.is_file():
+        return SnapshotResult(key, path, "missing", f"missing (the source is {state.origin})")
+    try:
+        committed = json.loads(path.read_bytes())
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+    except ValueError as e:
+        return SnapshotResult(key, path, "differs", f"not valid JSON ({e}); the source is {state.origin}")
+    current = json.loads(text)
+    if committed == current:
+        return SnapshotResult(key, path, "same", state.origin)
+    keys = _differences(committed, current)
+    shown = ", ".join(keys[:8]) + (f" and {len(keys) - 8} more" if len(keys) > 8 else "")
+    return SnapshotResult(key, path, "differs", f"differs from {state.origin} ({shown})")

@@ -1,0 +1,250 @@
+"""Inline suppressions, `per-file-ignores` and per-rule severities: from raw findings to the reported ones.
+
+```sql
+-- icelint: ignore ICE001 -- payload is re-filled by the backfill job
+ALTER TABLE db.events ADD COLUMN payload binary;
+
+ALTER TABLE db.events DROP COLUMN legacy;  -- icelint: ignore drop-column, ICE013 -- unused since 2023
+
+-- icelint: ignore-file ICE005 -- the table is created by another team's job
+```
+
+- `icelint: ignore RULES` applies to one statement: the one after it (the comment stands on its own
+  line(s) before the statement) or the one whose last line it ends (`;` included). Inside a
+  statement, it applies to that statement.
+- `icelint: ignore-file RULES` applies to the whole file, wherever it stands.
+- RULES are codes or names, separated by commas (or spaces); without any, every rule. The reason
+  follows `--` and is kept: the JSON, SARIF and GitHub outputs show what was waived and why.
+- A suppression (or one rule of it) that suppresses nothing is reported as `ICE100
+  unused-suppression`; so is a rule name icelint does not know. Rules that are not enabled are
+  never reported as unused.
+
+Comments come from the parser (`ParsedFile.comments`): nothing here scans SQL text for comments.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from icelint.findings import Finding, Severity
+from icelint.source import LineIndex, SourceFile, Span
+from icelint.syntax.ast import ParsedFile
+
+if TYPE_CHECKING:
+    from icelint.config import Config
+
+_DIRECTIVE = re.compile(r"^icelint\s*:\s*(?P<kind>ignore-file|ignore)(?![\w-])(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
+
+
+@dataclass
+class Directive:
+    path: str
+    span: Span
+    file_level: bool
+    names: tuple[str, ...]  # as written
+    codes: tuple[str | None, ...]  # resolved, None: unknown rule
+    reason: str | None
+    target: int | None = None  # statement number in the file (statement-level only)
+    used: set[str] = field(default_factory=set)  # codes that suppressed something ("*": any)
+
+    @property
+    def all_rules(self) -> bool:
+        return not self.names
+
+    def covers(self, code: str) -> bool:
+        return self.all_rules or code in self.codes
+
+
+def parse_directive(text: str) -> tuple[bool, tuple[str, ...], str | None] | None:
+    """`icelint: ignore A, B -- why` → (file_level, names, reason); None for other comments."""
+    m = _DIRECTIVE.match(text.strip())
+    if not m:
+        return None
+    rest = m.group("rest")
+    reason = None
+    if "--" in rest:
+        rest, reason = rest.split("--", 1)
+        reason = reason.strip() or None
+    rest = rest.strip()
+    if rest.startswith("[") and "]" in rest:  # also accept `ignore[ICE001, ICE002]`
+        rest = rest[1 : rest.index("]")]
+    names = tuple(n for n in re.split(r"[,\s]+", rest) if n)
+    return m.group("kind").lower() == "ignore-file", names, reason
+
+
+def _resolve(name: str) -> str | None:
+    from icelint.rules import get
+    from icelint.rules.unused_suppression import RULE as UNUSED
+
+    r = get(name)
+    if r is None and (name.upper() == UNUSED.code or name.lower() == UNUSED.name):
+        r = UNUSED
+    return r.code if r else None
+
+
+# ---------------------------------------------------------------------------- placing directives
+
+
+class _FileIndex:
+    """Statements of one file, and which statement each comment belongs to."""
+
+    def __init__(self, parsed: ParsedFile, source: SourceFile | None) -> None:
+        self.spans = sorted((s.span for s in parsed.statements), key=lambda sp: sp.start)
+        self.starts = [sp.start for sp in self.spans]
+        self.positions = [(sp.line, sp.column) for sp in self.spans]
+        self.text = source.text if source else ""
+        self.lines = LineIndex(parsed.path, self.text) if source else None
+        self.comment_ends = {c.span.start: c.span.end for c in parsed.comments}
+
+    def _terminator_line(self, sp: Span) -> int:
+        """The line of the `;` that ends the statement (its last line when there is none)."""
+        if self.lines is None:
+            return sp.end_line
+        i, text = sp.end, self.text
+        while i < len(text):
+            if text[i].isspace():
+                i += 1
+            elif i in self.comment_ends:
+                i = self.comment_ends[i]
+            elif text[i] == ";":
+                return self.lines.position(i)[0]
+            else:
+                break
+        return sp.end_line
+
+    def target_of(self, comment: Span) -> int | None:
+        k = bisect.bisect_right(self.starts, comment.start) - 1
+        if k >= 0 and comment.start < self.spans[k].end:
+            return k  # inside the statement
+        if k >= 0 and comment.line <= self._terminator_line(self.spans[k]):
+            return k  # at the end of the statement's last line
+        return k + 1 if k + 1 < len(self.spans) else None  # on the lines before the next statement
+
+    def statement_at(self, line: int, column: int) -> int | None:
+        k = bisect.bisect_right(self.positions, (line, column)) - 1
+        if k >= 0 and (line, column) <= (self.spans[k].end_line, self.spans[k].end_column):
+            return k
+        return None
+
+
+def collect(parsed: ParsedFile, index: _FileIndex) -> list[Directive]:
+    out: list[Directive] = []
+    for c in parsed.comments:
+        d = parse_directive(c.text)
+        if d is None:
+            continue
+        file_level, names, reason = d
+        directive = Directive(parsed.path, c.span, file_level, names, tuple(_resolve(n) for n in names), reason)
+        if not file_level:
+            directive.target = index.target_of(c.span)
+        out.append(directive)
+    return out
+
+
+# ---------------------------------------------------------------------------- applying
+
+
+@dataclass
+class Outcome:
+    findings: list[Finding]  # to report, sorted
+    suppressed: list[Finding]  # waived inline, sorted, each with its `suppressed_reason`
+
+
+def apply(
+    findings: Iterable[Finding],
+    files: Sequence[ParsedFile],
+    sources: Sequence[SourceFile],
+    enabled: Iterable[str],
+    config: Config | None = None,
+) -> Outcome:
+    """Apply `per-file-ignores`, severities and inline suppressions of `files` (the files under review)."""
+    from icelint.rules.unused_suppression import RULE as UNUSED
+
+    enabled = set(enabled)
+    by_text = {s.path: s for s in sources}
+    indexes = {f.path: _FileIndex(f, by_text.get(f.path)) for f in files}
+    directives = {f.path: collect(f, indexes[f.path]) for f in files}
+
+    def adjust(f: Finding) -> Finding | None:
+        if config is None:
+            return f
+        if f.rule in config.ignored_for(f.path):
+            return None
+        level = config.severity_of(f.rule)
+        return replace(f, severity=Severity(level)) if level and level != f.severity.value else f
+
+    kept: list[Finding] = []
+    suppressed: list[Finding] = []
+    for f in findings:
+        adjusted = adjust(f)
+        if adjusted is None:
+            continue
+        f = adjusted
+        ds = directives.get(f.path, ())
+        idx = indexes.get(f.path)
+        stmt = idx.statement_at(f.line, f.column) if idx else None
+        hit = next((d for d in ds if not d.file_level and d.target is not None and d.target == stmt and d.covers(f.rule)), None)
+        if hit is None:
+            hit = next((d for d in ds if d.file_level and d.covers(f.rule)), None)
+        if hit is None:
+            kept.append(f)
+            continue
+        hit.used.add(f.rule if not hit.all_rules else "*")
+        suppressed.append(replace(f, suppressed_reason=hit.reason))
+
+    if UNUSED.code in enabled:
+        for path in sorted(directives):
+            for d in directives[path]:
+                unused = _unused(d, enabled, UNUSED)
+                if unused is None:
+                    continue
+                f = adjust(unused)
+                if f is None:
+                    continue
+                waiver = next((x for x in directives[path] if x.file_level and UNUSED.code in x.codes), None)
+                if waiver is not None:
+                    suppressed.append(replace(f, suppressed_reason=waiver.reason))
+                else:
+                    kept.append(f)
+    key = lambda f: f.sort_key  # noqa: E731
+    return Outcome(sorted(set(kept), key=key), sorted(suppressed, key=key))
+
+
+def _unused(d: Directive, enabled: set[str], rule) -> Finding | None:
+    from icelint.rules import get
+
+    kind = "ignore-file" if d.file_level else "ignore"
+    problems: list[str] = []
+    if d.all_rules:
+        if "*" not in d.used:
+            problems.append("it suppresses nothing" + ("" if d.file_level or d.target is not None else ": no statement follows it"))
+    else:
+        for name, code in zip(d.names, d.codes):
+            if code is None:
+                problems.append(f"`{name}` is not an icelint rule")
+            elif code == rule.code or code not in enabled or code in d.used:
+                continue
+            elif not d.file_level and d.target is None:
+                problems.append(f"`{name}` applies to no statement (none follows the comment)")
+            else:
+                r = get(code)
+                label = f"{code} ({r.name})" if r else code
+                where = "in this file" if d.file_level else "on this statement"
+                problems.append(f"{label} suppresses nothing {where}")
+    if not problems:
+        return None
+    return Finding(
+        rule=rule.code,
+        name=rule.name,
+        severity=rule.severity,
+        path=d.path,
+        line=d.span.line,
+        column=d.span.column,
+        end_line=d.span.end_line,
+        end_column=d.span.end_column,
+        message=f"unused suppression `icelint: {kind}`: " + "; ".join(problems),
+        help="remove the comment (or the rules it no longer needs), or move it next to the statement it is meant for",
+    )

@@ -1,0 +1,164 @@
+"""Per-rule case files: lint each with only its folder's rule and compare findings with the markers.
+
+Layout: `fixtures/rules/<CODE>/<case>.sql`, or a folder `fixtures/rules/<CODE>/<case>/` holding several
+files read in migration-tool order (`V1__a.sql`, `V2__b.sql`, ...), as `icelint check <folder>` reads them.
+
+Markers, in SQL comments:
+- `-- expect: ICE001` at the end of the line where a finding must start (the finding's `line`); several
+  on one line are comma-separated; a severity may follow the code: `-- expect: ICE003 warning`, and
+  then the finding's severity must match too. Without a severity any severity matches.
+- `-- metadata: ../../replay/37_setup_old_partition_spec/before/db.sales.metadata.json` (relative to the
+  file; `db.t=path` allowed): the table state before the file, as `--metadata` gives it to the CLI.
+- `-- xfail: reason`: a known icelint bug; the case must fail (strict), so a fix shows up as XPASS.
+
+A marker with no finding and a finding with no marker both fail, with the difference listed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from icelint.discovery import discover
+from icelint.lint import lint_run
+from icelint.pipeline import parse_sources, replay
+from icelint.rules import ALL_RULES, get
+from icelint.source import SourceFile
+from icelint.sources import StateOptions, load_states
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES_DIR = ROOT / "fixtures" / "rules"
+
+EXPECT = re.compile(r"--\s*expect:\s*(?P<items>[^-]+?)\s*$")
+METADATA = re.compile(r"^\s*--\s*metadata:\s*(?P<spec>\S+)\s*$")
+XFAIL = re.compile(r"^\s*--\s*xfail:\s*(?P<reason>.+?)\s*$")
+ITEM = re.compile(r"^(?P<code>ICE\d{3})(?:\s+(?P<severity>error|warning|info))?$")
+
+
+@dataclass
+class Case:
+    code: str
+    path: Path  # a .sql file or a folder of them
+    files: list[Path] = field(default_factory=list)
+    metadata: list[str] = field(default_factory=list)
+    expected: list[tuple[str, int, str, str | None]] = field(default_factory=list)  # file, line, code, severity
+    xfail: str | None = None
+
+    @property
+    def id(self) -> str:
+        return f"{self.code}/{self.path.name}"
+
+
+def _metadata_arg(spec: str, base: Path) -> str:
+    name, sep, rel = spec.partition("=")
+    if sep and "/" not in name:
+        return f"{name}={(base / rel).resolve()}"
+    return str((base / spec).resolve())
+
+
+def load_case(code: str, path: Path) -> Case:
+    case = Case(code, path)
+    case.files = [Path(p) for p in discover([str(path)])] if path.is_dir() else [path]
+    for f in case.files:
+        for n, text in enumerate(f.read_text(encoding="utf-8").splitlines(), start=1):
+            if m := METADATA.match(text):
+                case.metadata.append(_metadata_arg(m.group("spec"), f.parent))
+            if m := XFAIL.match(text):
+                case.xfail = m.group("reason")
+            if m := EXPECT.search(text):
+                for raw in m.group("items").split(","):
+                    item = ITEM.match(raw.strip())
+                    assert item, f"{f}:{n}: bad expect marker item {raw.strip()!r}"
+                    case.expected.append((f.name, n, item.group("code"), item.group("severity")))
+    return case
+
+
+def all_cases() -> list[Case]:
+    out = []
+    for rule_dir in sorted(p for p in RULES_DIR.iterdir() if p.is_dir()):
+        for p in sorted(rule_dir.iterdir()):
+            if p.suffix == ".sql" or p.is_dir():
+                out.append(load_case(rule_dir.name, p))
+    return out
+
+
+CASES = all_cases()
+
+
+def lint_case(case: Case):
+    rule = get(case.code)
+    assert rule is not None, f"fixtures/rules/{case.code}: no such rule"
+    parsed = parse_sources(SourceFile.read(f) for f in case.files)
+    states = load_states(StateOptions(metadata=case.metadata)).assign(parsed.referenced_tables, parsed.created_tables)
+    return lint_run(replay(parsed, states), [rule])
+
+
+def _params():
+    for c in CASES:
+        marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
+        yield pytest.param(c, id=c.id, marks=marks)
+
+
+def compare(case: Case, findings) -> list[str]:
+    """The differences between findings and markers, one line each (empty: they agree)."""
+    found = {(Path(f.path).name, f.line, f.rule, f.severity.value): f for f in findings}
+
+    def covers(e, g) -> bool:
+        return g[:3] == e[:3] and (e[3] is None or g[3] == e[3])
+
+    out = []
+    for e in case.expected:
+        if not any(covers(e, g) for g in found):
+            out.append(f"  missing     {e[0]}:{e[1]}: {e[2]}{' ' + e[3] if e[3] else ''}")
+    for g in sorted(found):
+        if not any(covers(e, g) for e in case.expected):
+            out.append(f"  unexpected  {g[0]}:{g[1]}: {g[2]} {g[3]}: {found[g].message[:160]}")
+    return out
+
+
+@pytest.mark.parametrize("case", list(_params()))
+def test_rule_case(case: Case) -> None:
+    diff = compare(case, lint_case(case))
+    if diff:
+        pytest.fail(f"{case.id}: findings differ from the `-- expect:` markers\n" + "\n".join(diff), pytrace=False)
+
+
+def test_harness_reports_missing_unexpected_and_severity(tmp_path: Path) -> None:
+    sql = tmp_path / "c.sql"
+    sql.write_text(
+        "CREATE TABLE db.e (id bigint, payload string) USING iceberg;\n"
+        "INSERT INTO db.e VALUES (1, 'a');\n"
+        "ALTER TABLE db.e DROP COLUMN payload; -- expect: ICE001\n"
+        "ALTER TABLE db.e ADD COLUMN payload string; -- expect: ICE001 warning\n"
+    )
+    case = load_case("ICE001", sql)
+    diff = compare(case, lint_case(case))
+    assert any("missing     c.sql:3: ICE001" in d for d in diff)
+    assert any("missing     c.sql:4: ICE001 warning" in d for d in diff)
+    assert any("unexpected  c.sql:4: ICE001 error" in d for d in diff)
+
+
+def test_every_rule_has_cases() -> None:
+    with_cases = {c.code for c in CASES}
+    missing = sorted(r.code for r in ALL_RULES if r.code not in with_cases)
+    assert not missing, f"rules without case files in fixtures/rules/: {missing}"
+
+
+def test_every_rule_has_positive_and_negative_cases() -> None:
+    """Each rule folder has at least one case that must fire and one that must stay silent."""
+    problems = []
+    for r in ALL_RULES:
+        cases = [c for c in CASES if c.code == r.code and not c.xfail]
+        if not any(c.expected for c in cases):
+            problems.append(f"{r.code}: no case with an expect marker")
+        if not any(not c.expected for c in cases):
+            problems.append(f"{r.code}: no negative case (a file without markers)")
+    assert not problems, "\n".join(problems)
+
+
+def test_markers_only_name_the_folder_rule() -> None:
+    wrong = [(c.id, e) for c in CASES for e in c.expected if e[2] != c.code]
+    assert not wrong, f"markers naming another rule than their folder (only the folder's rule is run): {wrong}"

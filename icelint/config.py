@@ -6,7 +6,7 @@ with the command line (flags win).
 [tool.icelint]
 migrations = "migrations"          # the folder of migrations: context for the files under review
 order = "flyway"                   # flyway | natural | lexicographic (see icelint.discovery)
-select = ["ICE001", "drop-column"] # codes or names; default: every rule
+select = ["ICE001", "drop-column-with-data"] # codes or names; default: every rule
 ignore = ["ICE013"]
 fail-on = "error"                  # error | warning | info
 catalog = "prod"                   # state sources, handed to the state loaders
@@ -18,7 +18,7 @@ ICE011 = "error"
 
 [tool.icelint.per-file-ignores]    # glob (relative to this file, or a bare file name) → rules
 "migrations/legacy/*.sql" = ["ICE001"]
-"V1__*.sql" = ["drop-column"]
+"V1__*.sql" = ["drop-column-with-data"]
 ```
 
 Relative paths in the file are relative to the directory of the `pyproject.toml`.

@@ -4,7 +4,7 @@
 -- icelint: ignore ICE001 -- payload is re-filled by the backfill job
 ALTER TABLE db.events ADD COLUMN payload binary;
 
-ALTER TABLE db.events DROP COLUMN legacy;  -- icelint: ignore drop-column, ICE013 -- unused since 2023
+ALTER TABLE db.events DROP COLUMN legacy;  -- icelint: ignore drop-column-with-data, ICE013 -- unused since 2023
 
 -- icelint: ignore-file ICE005 -- the table is created by another team's job
 ```
@@ -16,8 +16,8 @@ ALTER TABLE db.events DROP COLUMN legacy;  -- icelint: ignore drop-column, ICE01
 - RULES are codes or names, separated by commas (or spaces); without any, every rule. The reason
   follows `--` and is kept: the JSON, SARIF and GitHub outputs show what was waived and why.
 - A suppression (or one rule of it) that suppresses nothing is reported as `ICE100
-  unused-suppression`; so is a rule name icelint does not know. Rules that are not enabled are
-  never reported as unused.
+  unused-suppression`; so is a rule name icelint does not know, and a rule that is not enabled
+  (as ruff's RUF100 does). Only the files under review are checked, and only when ICE100 is enabled.
 
 Comments come from the parser (`ParsedFile.comments`): nothing here scans SQL text for comments.
 """
@@ -225,8 +225,10 @@ def _unused(d: Directive, enabled: set[str], rule) -> Finding | None:
         for name, code in zip(d.names, d.codes):
             if code is None:
                 problems.append(f"`{name}` is not an icelint rule")
-            elif code == rule.code or code not in enabled or code in d.used:
+            elif code == rule.code or code in d.used:
                 continue
+            elif code not in enabled:
+                problems.append(f"{code} ({get(code).name if get(code) else code}) is not enabled, so there is nothing to suppress")
             elif not d.file_level and d.target is None:
                 problems.append(f"`{name}` applies to no statement (none follows the comment)")
             else:
@@ -248,3 +250,21 @@ def _unused(d: Directive, enabled: set[str], rule) -> Finding | None:
         message=f"unused suppression `icelint: {kind}`: " + "; ".join(problems),
         help="remove the comment (or the rules it no longer needs), or move it next to the statement it is meant for",
     )
+
+
+# ---------------------------------------------------------------------------- whole runs
+
+
+def lint(run, rules, config: Config | None = None) -> Outcome:
+    """Every rule over a run, then the suppressions of all its files: what `icelint check` reports
+    when every file is under review."""
+    from icelint.lint import lint_run
+
+    return apply(lint_run(run, rules), run.parsed, run.sources, [r.code for r in rules], config)
+
+
+def lint_text(sql: str, rules, path: str = "<string>") -> list[Finding]:
+    """The reported findings for one SQL text (suppressions applied, `ICE100` included when enabled)."""
+    from icelint.pipeline import replay_text
+
+    return lint(replay_text(sql, path=path), rules).findings

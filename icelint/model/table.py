@@ -27,28 +27,48 @@ class Schema:
         return StructType(self.fields)
 
     @cached_property
-    def _by_id(self) -> dict[int, tuple[Path, NestedField]]:
-        return {f.id: (p, f) for p, f in walk(self.fields)}
-
-    @cached_property
-    def _parents(self) -> dict[int, int | None]:
-        out: dict[int, int | None] = {}
-
-        def visit(fields: tuple[NestedField, ...], parent: int | None) -> None:
+    def _index(self) -> tuple[dict[int, tuple[Path, NestedField]], dict[int, int | None]]:
+        """field id → (path, field) and field id → parent id, built in one pass."""
+        by_id: dict[int, tuple[Path, NestedField]] = {}
+        parents: dict[int, int | None] = {}
+        todo: list[tuple[tuple[NestedField, ...], Path, int | None]] = [(self.fields, (), None)]
+        while todo:
+            fields, prefix, parent = todo.pop()
             for f in fields:
-                out[f.id] = parent
-                kids = children(f.type)
-                if kids:
-                    visit(kids, f.id)
+                path = prefix + (f.name,)
+                by_id[f.id] = (path, f)
+                parents[f.id] = parent
+                if not f.type.is_primitive:
+                    todo.append((children(f.type), path, f.id))
+        return by_id, parents
 
-        visit(self.fields, None)
-        return out
+    @property
+    def _by_id(self) -> dict[int, tuple[Path, NestedField]]:
+        return self._index[0]
+
+    @property
+    def _parents(self) -> dict[int, int | None]:
+        return self._index[1]
+
+    def _top(self, field_id: int) -> NestedField | None:
+        """A top-level field by id without building the full index (most lookups are top-level)."""
+        if "_index" not in self.__dict__:
+            for f in self.fields:
+                if f.id == field_id:
+                    return f
+        return None
 
     def field_by_id(self, field_id: int) -> NestedField | None:
+        top = self._top(field_id)
+        if top is not None:
+            return top
         hit = self._by_id.get(field_id)
         return hit[1] if hit else None
 
     def path_of(self, field_id: int) -> Path | None:
+        top = self._top(field_id)
+        if top is not None:
+            return (top.name,)
         hit = self._by_id.get(field_id)
         return hit[0] if hit else None
 
@@ -57,9 +77,13 @@ class Schema:
         return ".".join(p) if p else None
 
     def parent_id(self, field_id: int) -> int | None:
+        if self._top(field_id) is not None:
+            return None
         return self._parents.get(field_id)
 
     def ancestors(self, field_id: int) -> list[NestedField]:
+        if self._top(field_id) is not None:
+            return []
         out = []
         pid = self._parents.get(field_id)
         while pid is not None:
@@ -86,11 +110,34 @@ class Schema:
             return False
         return self.fields == other.fields and set(self.identifier_field_ids) == set(other.identifier_field_ids)
 
+    @cached_property
+    def _top_names(self) -> tuple[dict[str, NestedField], dict[str, NestedField]]:
+        exact = {f.name: f for f in self.fields}
+        lower: dict[str, NestedField] = {}
+        for f in self.fields:
+            lower.setdefault(f.name.lower(), f)
+        return exact, lower
+
+    @property
+    def has_case_collisions(self) -> bool:
+        """Two top-level names differing only in case (`status` and `Status`)."""
+        exact, lower = self._top_names
+        return len(lower) != len(exact)
+
+    def top_level(self, name: str, case_sensitive: bool = True) -> NestedField | None:
+        exact, lower = self._top_names
+        return exact.get(name) if case_sensitive else (exact.get(name) or lower.get(name.lower()))
+
     def find(self, path: Path, case_sensitive: bool = True) -> NestedField | None:
         """Resolve a dotted path; list/map children are named element/key/value."""
-        fields = self.fields
-        found: NestedField | None = None
-        for part in path:
+        if not path:
+            return None
+        first = self.top_level(path[0], case_sensitive)
+        if first is None or len(path) == 1:
+            return first
+        fields = children(first.type)
+        found: NestedField | None = first
+        for part in path[1:]:
             found = None
             want = part if case_sensitive else part.lower()
             for f in fields:
@@ -202,6 +249,8 @@ class TableMetadata:
 
     @cached_property
     def schema(self) -> Schema:
+        if self.schemas and self.schemas[-1].schema_id == self.current_schema_id:
+            return self.schemas[-1]
         for s in self.schemas:
             if s.schema_id == self.current_schema_id:
                 return s

@@ -86,13 +86,20 @@ _SIMPLE = {
 V3_ONLY = frozenset({"timestamp_ns", "timestamptz_ns", "unknown", "variant", "geometry", "geography"})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class NestedField:
     id: int
     name: str
     type: Type
     required: bool = False
     doc: str | None = None
+
+    def __hash__(self) -> int:  # cached: schemas are compared by hash on every commit
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.id, self.name, self.type, self.required, self.doc))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     def __str__(self) -> str:
         req = "required" if self.required else "optional"
@@ -105,9 +112,16 @@ class NestedField:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class StructType(Type):
     fields: tuple[NestedField, ...]
+
+    def __hash__(self) -> int:
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(self.fields)
+            object.__setattr__(self, "_hash", h)
+        return h
 
     @property
     def is_primitive(self) -> bool:

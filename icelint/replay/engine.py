@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Iterable
 
 from icelint import changes as ch
+from icelint.model.diff import diff as schema_diff
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, SortOrder, TableMetadata
 from icelint.model.types import V3_ONLY, NestedField, PrimitiveType, StructType, Type, children, walk
 from icelint.replay import partitioning as pt
@@ -287,8 +288,8 @@ class Replay:
         fields = schema.fields
         out: list[str] = []
         found: NestedField | None = None
-        for part in path:
-            found = _match(fields, part, self.case_sensitive)
+        for i, part in enumerate(path):
+            found = schema.top_level(part, self.case_sensitive) if i == 0 else _match(fields, part, self.case_sensitive)
             if found is None:
                 raise ReplayError(
                     "unknown-column",
@@ -314,7 +315,7 @@ class Replay:
                 kids = children(kids[0].type)
         else:
             kids = schema.fields
-        return _match(kids, name, self.case_sensitive)
+        return schema.top_level(name, self.case_sensitive) if not parent else _match(kids, name, self.case_sensitive)
 
     def _schema_commit(self, meta: TableMetadata, changes: list, step: ch.Commit) -> TableMetadata:
         schema = meta.schema
@@ -391,8 +392,8 @@ class Replay:
     def _try_resolve(self, schema: Schema, path: Path) -> NestedField | None:
         fields = schema.fields
         found = None
-        for part in path:
-            found = _match(fields, part, self.case_sensitive)
+        for i, part in enumerate(path):
+            found = schema.top_level(part, self.case_sensitive) if i == 0 else _match(fields, part, self.case_sensitive)
             if found is None:
                 return None
             fields = children(found.type)
@@ -509,7 +510,9 @@ class Replay:
         current = meta.schema
         if new_schema.same_as(current):
             return meta
-        _check_format_types(new_schema, meta.format_version)
+        if meta.format_version < 3:
+            d = schema_diff(current, new_schema)
+            _check_format_types(Schema(0, tuple(f for _, f in d.added) + tuple(f for _, f, _ in d.changed)), meta.format_version)
         schemas, schema_id = _add_schema(meta.schemas, new_schema, meta.current_schema_id)
         schema = next(s for s in schemas if s.schema_id == schema_id)
         for spec in meta.specs:
@@ -519,7 +522,7 @@ class Replay:
         return meta.evolve(
             schemas=schemas,
             current_schema_id=schema_id,
-            last_column_id=max(meta.last_column_id, last_column_id, schema.highest_field_id),
+            last_column_id=max(meta.last_column_id, last_column_id),
             properties=_column_properties(meta, current, schema),
         )
 
@@ -706,12 +709,17 @@ def _check_format_types(schema: Schema, version: int) -> None:
 def _add_schema(schemas: tuple[Schema, ...], new: Schema, current_id: int) -> tuple[tuple[Schema, ...], int]:
     """`reuseOrCreateNewSchemaId`: an identical schema is reused, else max(id) + 1."""
     new_id = current_id
-    for s in schemas:
-        if s.same_as(new):
-            return schemas, s.schema_id
-        if s.schema_id >= new_id:
-            new_id = s.schema_id + 1
+    ident = new._identity
+    if ident in [s._identity for s in schemas]:
+        for s in schemas:
+            if s._identity == ident and s.same_as(new):
+                return schemas, s.schema_id
+    new_id = max(new_id, max(map(_schema_id, schemas), default=-1) + 1)
     return schemas + (Schema(new_id, new.fields, new.identifier_field_ids),), new_id
+
+
+def _schema_id(s: Schema) -> int:
+    return s.schema_id
 
 
 def _add_spec(specs: tuple[PartitionSpec, ...], new: PartitionSpec) -> tuple[tuple[PartitionSpec, ...], int]:

@@ -67,9 +67,8 @@ class SchemaUpdate:
         self.updates: dict[int, NestedField] = {}
         self.parent_to_added: dict[int, list[int]] = {}
         self.added_name_to_id: dict[Path, int] = {}
-        self.id_to_parent: dict[int, int] = {
-            fid: pid for fid, pid in ((f.id, schema.parent_id(f.id)) for _, f in schema.all_fields()) if pid is not None
-        }
+        self.added_parent: dict[int, int] = {}  # parents of fields added by this update
+        self.added_ids: set[int] = set()
         self.moves: dict[int, list[_Move]] = {}
         self.identifier_names: set[Path] = {
             p for p in (schema.path_of(i) for i in schema.identifier_field_ids) if p is not None
@@ -78,6 +77,13 @@ class SchemaUpdate:
     # ------------------------------------------------------------------ helpers
     def _find(self, path: Path) -> NestedField | None:
         return self.schema.find(path)
+
+    def _parent(self, field_id: int | None) -> int | None:
+        if field_id is None:
+            return None
+        if field_id in self.added_ids:
+            return self.added_parent.get(field_id)
+        return self.schema.parent_id(field_id)
 
     def _next_id(self) -> int:
         self.last_column_id += 1
@@ -127,8 +133,9 @@ class SchemaUpdate:
             )
         new_id = self._next_id()
         self.added_name_to_id[full] = new_id
+        self.added_ids.add(new_id)
         if parent_id != ROOT:
-            self.id_to_parent[new_id] = parent_id
+            self.added_parent[new_id] = parent_id
         field = NestedField(new_id, name, make_type(self._next_id), required, doc)
         self.updates[new_id] = field
         self.parent_to_added.setdefault(parent_id, []).append(new_id)
@@ -216,16 +223,16 @@ class SchemaUpdate:
         self._move(path, _Move(fid, "after", ref_id))
 
     def _move(self, path: Path, move: _Move) -> None:
-        parent_id = self.id_to_parent.get(move.field_id)
+        parent_id = self._parent(move.field_id)
         if parent_id is not None:
             parent = self.schema.field_by_id(parent_id)
             if parent is not None and not isinstance(parent.type, StructType):
                 raise _iae(f"Cannot move fields in non-struct type: {parent.type}", "move")
-            if move.kind == "after" and self.id_to_parent.get(move.ref_id) != parent_id:  # type: ignore[arg-type]
+            if move.kind == "after" and self._parent(move.ref_id) != parent_id:  # type: ignore[arg-type]
                 raise _iae(f"Cannot move field {dotted(path)} to a different struct", "move")
             self.moves.setdefault(parent_id, []).append(move)
         else:
-            if move.kind == "after" and self.id_to_parent.get(move.ref_id) is not None:  # type: ignore[arg-type]
+            if move.kind == "after" and self._parent(move.ref_id) is not None:  # type: ignore[arg-type]
                 raise _iae(f"Cannot move field {dotted(path)} to a different struct", "move")
             self.moves.setdefault(ROOT, []).append(move)
 
@@ -276,10 +283,15 @@ class SchemaUpdate:
             pid: int | None = fid
             while pid is not None and pid != ROOT and pid not in touched:
                 touched.add(pid)
-                pid = self.id_to_parent.get(pid)
+                pid = self._parent(pid)
         return touched
 
     def _apply_struct(self, fields: tuple[NestedField, ...], parent_id: int) -> list[NestedField]:
+        pending = self._pending_at(fields)
+        if not pending:  # nothing changes among these fields: only additions and moves, no per-field work
+            out = list(fields)
+            out.extend(self.updates[i] for i in self.parent_to_added.get(parent_id, ()))
+            return self._apply_moves(out, parent_id)
         out: list[NestedField] = []
         for f in fields:
             if f.id in self.deletes:
@@ -292,6 +304,17 @@ class SchemaUpdate:
                 out.append(upd if t is upd.type else replace(upd, type=t))
         added = [self.updates[i] for i in self.parent_to_added.get(parent_id, ())]
         out.extend(added)
+        return self._apply_moves(out, parent_id)
+
+    def _pending_at(self, fields: tuple[NestedField, ...]) -> bool:
+        """Does any field of this struct level get deleted, updated, or changed below?"""
+        ids = (*self.deletes, *self.updates, *self._touched)
+        if len(ids) < len(fields):
+            level = {f.id for f in fields} if len(ids) > 8 else None
+            return any((i in level) if level is not None else any(f.id == i for f in fields) for i in ids)
+        return any(f.id in self._touched or f.id in self.updates for f in fields) or bool(self.deletes)
+
+    def _apply_moves(self, out: list[NestedField], parent_id: int) -> list[NestedField]:
         for m in self.moves.get(parent_id, ()):
             moving = next(x for x in out if x.id == m.field_id)
             out.remove(moving)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.model.diff import SchemaDiff, diff
 from icelint.model.table import Schema, TableMetadata
 from icelint.replay.engine import Outcome, ReplayResult
 from icelint.replay.errors import ReplayError
@@ -58,11 +60,9 @@ class TableHistory:
         if all(x.field_id != field_id for x in holders):
             holders.append(FormerField(field_id, path, where))
 
-    def record_drops(self, before: Schema, after: Schema, where: str) -> None:
-        after_ids = {f.id for _, f in after.all_fields()}
-        for path, f in before.all_fields():
-            if f.id not in after_ids:
-                self.remember(".".join(path), f.id, where)
+    def record_drops(self, removed: SchemaDiff, where: str) -> None:
+        for path, f in removed.removed:
+            self.remember(".".join(path), f.id, where)
 
 
 @dataclass
@@ -93,6 +93,14 @@ class RuleContext:
     @property
     def after(self) -> TableMetadata | None:
         return self.outcome.after
+
+    @cached_property
+    def diff(self) -> SchemaDiff:
+        """Schema changes this step made (empty when rejected or not a schema change)."""
+        b, a = self.outcome.before, self.outcome.after
+        if not self.outcome.accepted or b is None or a is None or b.schema is a.schema:
+            return SchemaDiff()
+        return diff(b.schema, a.schema)
 
     @property
     def error(self) -> ReplayError | None:

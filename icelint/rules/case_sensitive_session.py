@@ -44,16 +44,19 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 "remove the SET; rename columns with RENAME COLUMN to names that differ by more than case",
             )
         return
-    if not ctx.accepted or ctx.after is None or ctx.before is None or ctx.before.schema is ctx.after.schema:
+    d = ctx.diff
+    if ctx.after is None or not (d.added or d.changed):
         return
-    seen: dict[tuple[int | None, str], str] = {}
     schema = ctx.after.schema
-    for path, f in schema.all_fields():
-        key = (schema.parent_id(f.id), f.name.lower())
-        if key in seen and seen[key] != f.name:
+    for path, f in [(p, f) for p, f in d.added] + [(p, f) for p, f, _ in d.renamed]:
+        if len(path) == 1 and not schema.has_case_collisions:
+            continue
+        siblings = schema.fields if len(path) == 1 else children_of(schema, path[:-1])
+        twins = [s.name for s in siblings if s.id != f.id and s.name.lower() == f.name.lower()]
+        if twins:
             yield ctx.finding(
                 RULE,
-                f"`{ctx.table_name}`: `{'.'.join(path)}` (field id {f.id}) now coexists with `{seen[key]}`, differing only "
+                f"`{ctx.table_name}`: `{'.'.join(path)}` (field id {f.id}) now coexists with `{twins[0]}`, differing only "
                 "in case: readers with default settings fail with AMBIGUOUS_REFERENCE, and INSERTs fail with "
                 "'Multiple entries with same key'",
                 "choose a name that differs by more than case",
@@ -61,7 +64,13 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 field_id=f.id,
                 severity=Severity.ERROR,
             )
-        seen.setdefault(key, f.name)
+
+
+def children_of(schema, parent_path: tuple[str, ...]):
+    from icelint.model.types import children
+
+    parent = schema.find(parent_path)
+    return children(parent.type) if parent is not None else ()
 
 
 RULE = Rule("ICE008", "case-sensitive-session", Severity.WARNING, check, __doc__)

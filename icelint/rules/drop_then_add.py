@@ -46,30 +46,29 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     if not ctx.accepted or ctx.before is None or ctx.after is None:
         return
     before, after = ctx.before.schema, ctx.after.schema
-    if before is after:
+    d = ctx.diff
+    candidates = [(p, f, True) for p, f in d.added] + [(p, f, False) for p, f, _ in d.renamed]
+    if not candidates:
         return
-    before_ids = {f.id for _, f in before.all_fields()}
-    after_ids = {f.id for _, f in after.all_fields()}
+    added_ids = {f.id for _, f in d.added}
     replacing = any(isinstance(c, ch.ReplaceColumns) for c in ctx.changes)
     data = has_data(ctx.after)
     severity = Severity.WARNING if data is False else Severity.ERROR
-    for path, f in after.all_fields():
+    for path, f, is_new in candidates:
         dotted = ".".join(path)
-        if f.id in before_ids and before.name_of(f.id) == dotted:
-            continue  # same column, same name
-        if len(path) > 1 and after.parent_id(f.id) not in before_ids:
+        if len(path) > 1 and after.parent_id(f.id) in added_ids:
             continue  # inside a column that is new as a whole: reported for its top
-        holders = [h for h in ctx.history.former.get(dotted.lower(), []) if h.field_id not in after_ids]
+        holders = [h for h in ctx.history.former.get(dotted.lower(), []) if after.field_by_id(h.field_id) is None]
         if replacing:
             old = before.find(path, case_sensitive=False)
-            if old is not None and old.id not in after_ids:
+            if old is not None and after.field_by_id(old.id) is None:
                 holders = [h for h in holders if h.field_id != old.id] + [_holder(old.id, dotted, "this statement")]
         if not holders:
             continue
         old = holders[-1]
         span = _span_for(ctx, path) or ctx.step.span
         table = ctx.table_name
-        what = "re-adds" if f.id not in before_ids else "renames another column into"
+        what = "re-adds" if is_new else "renames another column into"
         lost = (
             "the table holds no data yet, so nothing is lost now"
             if data is False

@@ -32,11 +32,14 @@ from icelint.rules._base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    if not ctx.accepted or ctx.before is None or ctx.after is None or ctx.before.schema is ctx.after.schema:
+    if not ctx.diff.removed or ctx.before is None or ctx.after is None:
         return
-    before = ctx.before.schema
-    for path, f in ctx.after.schema.all_fields():
-        if isinstance(f.type, StructType) and not f.type.fields:
+    before, after = ctx.before.schema, ctx.after.schema
+    parents = {before.parent_id(f.id) for _, f in ctx.diff.removed} - {None}
+    for pid in sorted(parents):  # type: ignore[type-var]
+        f = after.field_by_id(pid)
+        path = after.path_of(pid) if f is not None else None
+        if f is not None and path is not None and isinstance(f.type, StructType) and not f.type.fields:
             old = before.field_by_id(f.id)
             if old is not None and isinstance(old.type, StructType) and old.type.fields:
                 name = ".".join(path)

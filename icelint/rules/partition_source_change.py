@@ -85,11 +85,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     current, every = _sources(before)
     if not every:
         return
-    after_ids = {f.id for _, f in after.schema.all_fields()}
     for c in ctx.changes:
         if isinstance(c, (ch.DeleteColumn, ch.ReplaceColumns)):
             for fid, fields in sorted(every.items()):
-                if fid in after_ids or fid in current or before.schema.field_by_id(fid) is None:
+                if fid in current or after.schema.field_by_id(fid) is not None or before.schema.field_by_id(fid) is None:
                     continue
                 name = before.schema.name_of(fid)
                 identity = any(f.transform == "identity" for f in fields)

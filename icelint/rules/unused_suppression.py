@@ -2,8 +2,8 @@
 
 ## What it does
 Reports an `-- icelint: ignore ...` or `-- icelint: ignore-file ...` comment (or one rule named in
-it) that no finding matched, and a suppression that names a rule icelint does not know. Only the
-files under review are checked, and only for rules that are enabled.
+it) that no finding matched: the rule did not fire there, is not enabled, or is not an icelint rule
+at all. Only the files under review are checked.
 
 ## Why is this bad?
 A suppression outlives the problem it waived: once the statement is fixed or moved, the comment
@@ -13,12 +13,14 @@ at all while looking as if it did.
 
 ## Example
 ```sql
--- icelint: ignore ICE001 -- payload is re-filled by the backfill job
+CREATE TABLE db.events (id bigint, payload string) USING iceberg;
+-- icelint: ignore drop-then-add -- payload is re-filled by the backfill job
 ALTER TABLE db.events RENAME COLUMN payload TO body;
 ```
 
 ## Use instead
 ```sql
+CREATE TABLE db.events (id bigint, payload string) USING iceberg;
 ALTER TABLE db.events RENAME COLUMN payload TO body;
 ```
 Delete the comment, or move it to the statement it was meant for. A suppression applies to the
@@ -35,7 +37,8 @@ from icelint.rules._base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    """Nothing per statement: `icelint.suppress` reports unused suppressions after all rules ran."""
+    """Nothing per statement: `icelint.suppress` reports unused suppressions once all rules ran
+    (`icelint.suppress.lint` / `lint_text` run both)."""
     return iter(())
 
 

@@ -178,8 +178,6 @@ class States:
             state = self._lookup(key, optional=key in created_keys)
             if state is not None:
                 out[key] = state
-            elif self._log and key not in created_keys and (self.opts.catalog or self.opts.warehouse):
-                self._log(f"{key}: no state found (catalog/warehouse); the replay reports it as unknown")
         return out
 
     def _name_anonymous(self, arg: str, state: LoadedState, hint: str | None, touched: list[str], created: set[str],

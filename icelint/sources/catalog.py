@@ -12,6 +12,7 @@ database) and refused when its SQLite file does not exist (SQLite would create i
 from __future__ import annotations
 
 import gzip
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -111,6 +112,8 @@ class ReadOnlyCatalog:
             db = _sqlite_file(uri)
             if db is not None and not Path(db).is_file():
                 raise InputError(f"catalog {self.name!r} is unreachable: SQLite database {db} does not exist")
+        if "py-io-impl" not in conf and importlib.util.find_spec("pyarrow") is None:
+            conf["py-io-impl"] = "pyiceberg.io.fsspec.FsspecFileIO"  # else pyiceberg logs a warning per table
         try:
             from pyiceberg.catalog import load_catalog
 

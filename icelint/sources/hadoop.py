@@ -188,7 +188,7 @@ def _updated_ms(header: dict | None) -> int:
 
 
 def load_table_dir(table_dir: Path, table_uuid: str | None = None, log: Callable[[str], None] | None = None):
-    """(Choice, raw bytes, TableMetadata) of the table at `table_dir`."""
+    """(Choice, the JSON bytes (decompressed), TableMetadata) of the table at `table_dir`."""
     choice = find_current(table_dir, table_uuid)
     if log:
         log(f"{table_dir}: using {choice.path.name}: {choice.reason}")
@@ -196,7 +196,9 @@ def load_table_dir(table_dir: Path, table_uuid: str | None = None, log: Callable
         data = choice.path.read_bytes()
     except OSError as e:
         raise InputError(f"{choice.path}: cannot read: {e.strerror or e}") from None
-    meta = parse_metadata_bytes(data, str(choice.path))
+    meta = parse_metadata_bytes(data, str(choice.path))  # names the file when corrupt
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
     if table_uuid is not None and (meta.table_uuid or "").lower() != table_uuid.lower():
         raise InputError(f"{choice.path}: table-uuid is {meta.table_uuid}, not {table_uuid}")
     return choice, data, meta

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import quote, quote_plus
 from typing import Any, Iterable, Mapping
 
 # Configuration keys whose values are secrets (pyiceberg's s3.secret-access-key, credential, token,
@@ -27,11 +28,15 @@ def secrets_of(config: Mapping[str, Any] | None) -> tuple[str, ...]:
             text = str(obj)
             if secret and len(text) >= 3:
                 out.append(text)
+                # `credential: client-id:client-secret` is sent as two form fields
+                if ":" in text and len(text.split(":", 1)[1]) >= 3:
+                    out.append(text.split(":", 1)[1])
             for m in _URI_PASSWORD.finditer(text):
                 out.append(m.group("pw"))
 
     visit(config or {}, False)
-    return tuple(sorted(set(out), key=len, reverse=True))
+    encoded = [quote_plus(s) for s in out] + [quote(s, safe="") for s in out]  # as echoed in URLs and forms
+    return tuple(sorted(set(out + encoded), key=len, reverse=True))
 
 
 def scrub(text: str, secrets: Iterable[str] = ()) -> str:

@@ -8,7 +8,10 @@ provider chains of the underlying libraries (AWS_* environment variables, ~/.aws
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import logging
+import warnings
 from typing import Mapping
 
 from icelint.source import InputError
@@ -45,13 +48,28 @@ def _file_io(uri: str, properties: Mapping[str, str]):
     return load_file_io(props, uri)
 
 
+@contextlib.contextmanager
+def _quiet():
+    """pyiceberg logs and warns while it looks for a FileIO; icelint reports one line instead."""
+    logger = logging.getLogger("pyiceberg.io")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        logger.setLevel(level)
+
+
 def read_remote(uri: str, properties: Mapping[str, str] | None = None, secrets: tuple[str, ...] = ()) -> bytes:
     """The bytes of the file at `uri`; every failure becomes an `InputError` naming the URI."""
     scheme = scheme_of(uri)
     try:
-        io = _file_io(uri, properties or {})
-        with io.new_input(uri).open() as f:
-            return f.read()
+        with _quiet():
+            io = _file_io(uri, properties or {})
+            with io.new_input(uri).open() as f:
+                return f.read()
     except FileNotFoundError:
         raise InputError(f"{uri}: no such metadata file") from None
     except PermissionError as e:

@@ -536,6 +536,7 @@ class SparkOracle:
         if st.kind != "dml":  # DML changes no schema, spec, sort order or property
             results["write"] = self.write_check(track, meta)
             results["time travel"] = self.time_travel_check(track)
+            self.remember(track)  # with the INSERTed row
         for check, failure in results.items():
             if failure and track.healthy[check]:
                 st.health_failures.append(f"{track.name}: {check} fails: {failure}")
@@ -549,15 +550,18 @@ class SparkOracle:
             return
         for fid, n in after.items():
             info = track.fields[fid]
-            if fid in before_counts:
-                if n < before_counts[fid]:
-                    st.data_loss.append(f"{track.name}.{info.dotted} (id {fid}) reads {n} of {before_counts[fid]} values")
+            if fid in before_counts and n < before_counts[fid]:
+                st.data_loss.append(f"{track.name}.{info.dotted} (id {fid}) reads {n} of {before_counts[fid]} values")
                 continue
-            # a new field id: does it carry the name of an original field that is gone, and hide its values?
+            if fid in before_fields and before_fields[fid].key == info.key:
+                continue
+            # a new field, or one renamed by this statement: does it now carry the name of an original
+            # field that is gone, and read fewer values than that field held?
             for oid, (key, dotted, held) in track.last_seen.items():
                 if oid not in after and key == info.key and held > n:
+                    how = "a new field" if fid not in before_fields else f"renamed from {before_fields[fid].dotted}"
                     st.data_loss.append(
-                        f"{track.name}.{info.dotted} is a new field (id {fid}) reading {n} values; "
+                        f"{track.name}.{info.dotted} is {how} (id {fid}) reading {n} values; "
                         f"field id {oid} ({dotted}) held {held}"
                     )
         for fid, n in before_counts.items():
@@ -694,6 +698,9 @@ def state_diff(want: dict, got: dict) -> tuple[str, str] | None:
         return text if len(text) <= 1500 else text[:1497] + "..."
 
     return show(want), show(got)
+
+
+VERDICTS: list[Verdict] = []  # every case judged in this process (the suite's summary line)
 
 
 def run_case(oracle: SparkOracle, case: Case, workdir: Path) -> tuple[SparkRun, IcelintRun, Verdict]:

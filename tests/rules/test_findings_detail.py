@@ -184,8 +184,7 @@ def test_unknown_table_help_names_metadata_option() -> None:
     assert "--metadata db.ghost=" in (f.help or "")
 
 
-# --------------------------------------------------------------------------- replay bugs seen through the rules
-@pytest.mark.xfail(strict=True, reason="replay drops ADD COLUMN into a struct emptied by DROP COLUMN: no error, schema unchanged")
+# --------------------------------------------------------------------------- replay regressions seen through the rules
 def test_add_into_emptied_struct_is_applied() -> None:
     run = replay_text(
         "CREATE TABLE db.s (id bigint, p struct<w: int>) USING iceberg;\n"

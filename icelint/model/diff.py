@@ -1,0 +1,69 @@
+"""What changed between two schemas, found by field id; unchanged subtrees are skipped by identity.
+
+The replay reuses unchanged `NestedField` objects, so comparing two versions of a 5,000-column
+schema costs one identity check per top-level column rather than a walk of every field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from icelint.model.table import Schema
+from icelint.model.types import NestedField, children, walk
+
+Path = tuple[str, ...]
+
+
+@dataclass
+class SchemaDiff:
+    added: list[tuple[Path, NestedField]] = field(default_factory=list)  # new field ids (nested ones too)
+    removed: list[tuple[Path, NestedField]] = field(default_factory=list)  # ids gone (nested ones too)
+    changed: list[tuple[Path, NestedField, NestedField]] = field(default_factory=list)  # (path now, new, old)
+
+    @property
+    def renamed(self) -> list[tuple[Path, NestedField, NestedField]]:
+        return [c for c in self.changed if c[1].name != c[2].name]
+
+    @property
+    def retyped(self) -> list[tuple[Path, NestedField, NestedField]]:
+        return [c for c in self.changed if c[1].type.is_primitive and c[1].type != c[2].type]
+
+
+def diff(before: Schema, after: Schema) -> SchemaDiff:
+    out = SchemaDiff()
+    if before.fields is not after.fields:
+        _compare(before.fields, after.fields, (), (), out)
+    return out
+
+
+def _compare(old: tuple[NestedField, ...], new: tuple[NestedField, ...], old_prefix: Path, new_prefix: Path, out: SchemaDiff) -> None:
+    if len(new) >= len(old) and new[: len(old)] == old and all(a is b for a, b in zip(old[-3:], new[len(old) - 3 : len(old)])):
+        for f in new[len(old) :]:  # the common case, columns appended: no per-field work
+            path = new_prefix + (f.name,)
+            out.added.append((path, f))
+            out.added.extend((path + p, x) for p, x in walk(children(f.type)))
+        return
+    old_by_id = {f.id: f for f in old}
+    kept: set[int] = set()
+    for f in new:
+        prev = old_by_id.get(f.id)
+        if prev is f:
+            kept.add(f.id)
+            continue
+        path = new_prefix + (f.name,)
+        if prev is None:
+            out.added.append((path, f))
+            out.added.extend((path + p, x) for p, x in walk(children(f.type)))
+            continue
+        kept.add(f.id)
+        if prev.name != f.name or prev.required != f.required or prev.doc != f.doc or (
+            f.type.is_primitive and prev.type != f.type
+        ) or type(f.type) is not type(prev.type):
+            out.changed.append((path, f, prev))
+        if f.type is not prev.type:
+            _compare(children(prev.type), children(f.type), old_prefix + (prev.name,), path, out)
+    for f in old:
+        if f.id not in kept:
+            path = old_prefix + (f.name,)
+            out.removed.append((path, f))
+            out.removed.extend((path + p, x) for p, x in walk(children(f.type)))

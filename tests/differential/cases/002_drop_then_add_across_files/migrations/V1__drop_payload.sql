@@ -1,0 +1,2 @@
+-- release 1: payload is no longer needed
+ALTER TABLE db.events DROP COLUMN payload;

@@ -1,0 +1,2 @@
+-- kind was dropped last quarter; its values still sit in old data files
+ALTER TABLE db.events ADD COLUMN kind string;

@@ -1,0 +1,11 @@
+ALTER TABLE db.metrics ALTER COLUMN small TYPE string;
+ALTER TABLE db.metrics ALTER COLUMN small TYPE double;
+ALTER TABLE db.metrics ALTER COLUMN small TYPE decimal(10, 0);
+ALTER TABLE db.metrics ALTER COLUMN big_total TYPE double;
+ALTER TABLE db.metrics ALTER COLUMN label TYPE int;
+ALTER TABLE db.metrics ALTER COLUMN label TYPE binary;
+ALTER TABLE db.metrics ALTER COLUMN flag TYPE int;
+ALTER TABLE db.metrics ALTER COLUMN flag TYPE string;
+ALTER TABLE db.metrics ALTER COLUMN raw TYPE string;
+ALTER TABLE db.metrics ALTER COLUMN ratio TYPE decimal(10, 2);
+ALTER TABLE db.metrics ALTER COLUMN score TYPE string;

@@ -1,0 +1,2 @@
+-- on v1 the current spec still holds void(region)
+ALTER TABLE db.sales DROP COLUMN region;

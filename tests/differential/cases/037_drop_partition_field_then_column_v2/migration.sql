@@ -1,0 +1,4 @@
+ALTER TABLE db.sales DROP PARTITION FIELD region;
+ALTER TABLE db.sales DROP COLUMN region;
+ALTER TABLE db.sales DROP PARTITION FIELD shard_bucket;
+ALTER TABLE db.sales DROP COLUMN shard;

@@ -1,0 +1,2 @@
+ALTER TABLE db.sales DROP PARTITION FIELD region;
+ALTER TABLE db.sales DROP COLUMN region;

@@ -1,0 +1,8 @@
+ALTER TABLE db.logs ADD PARTITION FIELD level;
+ALTER TABLE db.logs ADD PARTITION FIELD bucket(4, host) AS host_bucket;
+ALTER TABLE db.logs REPLACE PARTITION FIELD at_day WITH hours(at);
+ALTER TABLE db.logs DROP PARTITION FIELD level;
+ALTER TABLE db.logs ADD PARTITION FIELD level;
+ALTER TABLE db.logs ADD PARTITION FIELD truncate(2, host);
+ALTER TABLE db.logs DROP PARTITION FIELD host_bucket;
+ALTER TABLE db.logs DROP COLUMN level;

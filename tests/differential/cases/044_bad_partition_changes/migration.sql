@@ -1,0 +1,10 @@
+ALTER TABLE db.orders ADD PARTITION FIELD missing_col;
+ALTER TABLE db.orders ADD PARTITION FIELD days(created_at);
+ALTER TABLE db.orders ADD PARTITION FIELD hours(created_at);
+ALTER TABLE db.orders DROP PARTITION FIELD status;
+ALTER TABLE db.orders DROP PARTITION FIELD created_at_hour;
+ALTER TABLE db.orders ADD PARTITION FIELD bucket(4, order_id) AS created_at_day;
+ALTER TABLE db.orders ADD PARTITION FIELD days(status);
+ALTER TABLE db.orders ADD PARTITION FIELD bucket(4, order_id);
+ALTER TABLE db.orders ADD PARTITION FIELD bucket(8, order_id);
+ALTER TABLE db.orders REPLACE PARTITION FIELD nope WITH identity(status);

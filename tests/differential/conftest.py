@@ -1,0 +1,78 @@
+"""Fixtures of the differential suite: one Spark + Iceberg session for the whole run, and the summary line.
+
+Without Spark (``pip install -e ".[spark]"``, Java 17) the suite is skipped with the reason, unless
+``ICELINT_REQUIRE_SPARK=1`` is set (CI sets it): then every test fails with the reason instead.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.differential.harness import CATEGORIES, VERDICTS, SparkOracle, start_differential_session
+from tests.oracle.spark import spark_available
+
+REQUIRE_ENV = "ICELINT_REQUIRE_SPARK"
+
+_started: list[float] = []
+
+
+def spark_required() -> bool:
+    return os.environ.get(REQUIRE_ENV, "").strip() not in ("", "0", "false", "no")
+
+
+@pytest.fixture(scope="session")
+def spark_oracle(tmp_path_factory: pytest.TempPathFactory):
+    """A SparkOracle over one SparkSession (local[1], Hadoop catalog ``local``, temp warehouse)."""
+    ok, reason = spark_available()
+    if not ok:
+        message = f"Spark + Iceberg oracle unavailable: {reason}"
+        if spark_required():
+            pytest.fail(f"{REQUIRE_ENV}=1 but {message}", pytrace=False)
+        pytest.skip(f"{message} (install with: pip install -e '.[spark]'; Java 17 on PATH)")
+    warehouse = tmp_path_factory.mktemp("differential") / "warehouse"
+    _started.append(time.monotonic())
+    spark = start_differential_session(warehouse)
+    try:
+        yield SparkOracle(spark, warehouse)
+    finally:
+        spark.stop()
+
+
+def summary_line() -> str | None:
+    if not VERDICTS:
+        return None
+    statements = sum(v.statements for v in VERDICTS)
+    accepted = sum(v.accepted for v in VERDICTS)
+    agreements = sum(v.agreements for v in VERDICTS)
+    by_category = Counter(d.category for v in VERDICTS for d in v.disagreements)
+    total = sum(by_category.values())
+    cats = ", ".join(f"{c}={by_category[c]}" for c in CATEGORIES if by_category[c]) or "none"
+    elapsed = f" in {time.monotonic() - _started[0]:.0f}s" if _started else ""
+    return (
+        f"differential: {len(VERDICTS)} cases, {statements} statements ({accepted} accepted, "
+        f"{statements - accepted} rejected), {agreements} agreements, {total} disagreements "
+        f"({cats}){elapsed}"
+    )
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ARG001
+    line = summary_line()
+    if line:
+        terminalreporter.write_sep("=", "icelint vs Spark 3.5.9 + Iceberg 1.10.2")
+        terminalreporter.write_line(line)
+        failed = [v for v in VERDICTS if v.disagreements]
+        for v in failed:
+            cats = Counter(d.category for d in v.disagreements)
+            terminalreporter.write_line(f"  {v.case}: " + ", ".join(f"{c}={n}" for c, n in cats.items()))
+
+
+def pytest_collection_modifyitems(config, items) -> None:  # noqa: ARG001
+    here = Path(__file__).parent
+    for item in items:
+        if Path(str(item.fspath)).is_relative_to(here):
+            item.add_marker(pytest.mark.spark)

@@ -13,7 +13,7 @@ from icelint.pipeline import Run
 
 def states(run: Run) -> dict[str, TableMetadata]:
     res = run.result
-    return {res.display_names.get(k, k) if False else k: v for k, v in sorted(res.tables.items()) if v is not None}
+    return {k: v for k, v in sorted(res.tables.items()) if v is not None}
 
 
 def render_json(run: Run, out: IO[str]) -> None:
@@ -46,18 +46,25 @@ def _add(tree, fields) -> None:
 
 def render_text(run: Run, out: IO[str]) -> None:
     from rich.console import Console
+    from rich.text import Text
     from rich.tree import Tree
 
     console = Console(file=out, highlight=False, soft_wrap=False, width=120 if not out.isatty() else None)
     tables = states(run)
     if not tables:
         console.print("no table state: the scripts create no table and no --metadata was given")
-    applied: dict[str, int] = {}
-    rejected: dict[str, int] = {}
+    texts = {s.path: s.text for s in run.sources}
+    changes: dict[str, list[str]] = {}
     for o in run.result.outcomes:
         if o.table is None or not isinstance(o.step, ch.Commit):
             continue
-        (applied if o.accepted else rejected)[o.table] = (applied if o.accepted else rejected).get(o.table, 0) + 1
+        sp = o.step.span
+        first = texts.get(sp.path, "")[sp.start : sp.end].split("\n", 1)[0].strip()
+        if len(first) > 90:
+            first = first[:87] + "..."
+        mark = "applied " if o.accepted else ("rejected" if o.error else "skipped ")
+        why = f"  ({o.error.quoted.splitlines()[0]})" if o.error else ""
+        changes.setdefault(o.table, []).append(f"{mark} {sp.path}:{sp.line}  {first}{why}")
     for name, meta in tables.items():
         s = meta.schema
         tree = Tree(f"[bold]{name}[/bold]  format v{meta.format_version}, schema {s.schema_id} of {len(meta.schemas)}, last-column-id {meta.last_column_id}")
@@ -81,5 +88,9 @@ def render_text(run: Run, out: IO[str]) -> None:
             prop = tree.add("properties")
             for k, v in sorted(meta.properties.items()):
                 prop.add(f"{k} = {v}")
-        tree.add(f"changes: {applied.get(name, 0)} statements applied, {rejected.get(name, 0)} rejected")
+        lines = changes.get(name, [])
+        done = sum(1 for x in lines if x.startswith("applied"))
+        ctree = tree.add(f"changes: {done} applied, {len(lines) - done} rejected or skipped")
+        for line in lines:
+            ctree.add(Text(line))
         console.print(tree)

@@ -87,7 +87,7 @@ def _spec_fields(fields: list[dict[str, Any]], next_id: int) -> tuple[PartitionF
 
 def _parse(obj: dict[str, Any], version: int) -> TableMetadata:
     if "schemas" in obj:
-        schemas = tuple(_schema(s) for s in obj["schemas"])
+        schemas = tuple(sorted((_schema(s) for s in obj["schemas"]), key=lambda s: s.schema_id))
         current_schema_id = int(obj["current-schema-id"])
     elif version == 1 and "schema" in obj:
         schemas = (_schema(obj["schema"]),)

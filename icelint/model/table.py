@@ -99,8 +99,11 @@ class Schema:
         return max(self._by_id, default=0)
 
     @cached_property
-    def _identity(self) -> int:
-        return hash((self.fields, frozenset(self.identifier_field_ids)))
+    def _identity(self) -> tuple:
+        """A cheap necessary condition for `same_as` (O(1): no walk over the fields)."""
+        f = self.fields
+        ends = tuple(x.id for x in f[:2]) + tuple(x.id for x in f[-2:])
+        return (len(f), ends, frozenset(self.identifier_field_ids))
 
     def same_as(self, other: Schema) -> bool:
         """Iceberg's `sameSchema`: same struct and identifier fields (the schema id is ignored)."""

@@ -714,12 +714,9 @@ def _add_schema(schemas: tuple[Schema, ...], new: Schema, current_id: int) -> tu
         for s in schemas:
             if s._identity == ident and s.same_as(new):
                 return schemas, s.schema_id
-    new_id = max(new_id, max(map(_schema_id, schemas), default=-1) + 1)
+    # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
+    new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
     return schemas + (Schema(new_id, new.fields, new.identifier_field_ids),), new_id
-
-
-def _schema_id(s: Schema) -> int:
-    return s.schema_id
 
 
 def _add_spec(specs: tuple[PartitionSpec, ...], new: PartitionSpec) -> tuple[tuple[PartitionSpec, ...], int]:

@@ -307,12 +307,9 @@ class SchemaUpdate:
         return self._apply_moves(out, parent_id)
 
     def _pending_at(self, fields: tuple[NestedField, ...]) -> bool:
-        """Does any field of this struct level get deleted, updated, or changed below?"""
-        ids = (*self.deletes, *self.updates, *self._touched)
-        if len(ids) < len(fields):
-            level = {f.id for f in fields} if len(ids) > 8 else None
-            return any((i in level) if level is not None else any(f.id == i for f in fields) for i in ids)
-        return any(f.id in self._touched or f.id in self.updates for f in fields) or bool(self.deletes)
+        """Does any existing field of this struct level get deleted, updated, or changed below?"""
+        ids = {i for i in (*self.deletes, *self.updates, *self._touched) if i not in self.added_ids}
+        return bool(ids) and not ids.isdisjoint([f.id for f in fields])
 
     def _apply_moves(self, out: list[NestedField], parent_id: int) -> list[NestedField]:
         for m in self.moves.get(parent_id, ()):

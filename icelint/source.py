@@ -47,6 +47,8 @@ class SourceFile:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
             raise InputError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
+        if not text.strip():
+            raise InputError(f"{path}: empty file, expected Spark SQL statements")
         return cls(str(path), text)
 
 

@@ -51,10 +51,13 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     elif "CANNOT_UPDATE_FIELD" in e.message:
         help_ = f"change the nested fields one by one (`ALTER TABLE {table} ALTER COLUMN {col}.<field> TYPE ...`), or add a new column"
     else:
+        target = _target_type(ctx)
+        leaf = col.split(".")[-1]
         help_ = (
             f"legal promotions are int→bigint, float→double and decimal precision widening with the same scale; otherwise "
-            f"add a new column (`ALTER TABLE {table} ADD COLUMN {col.split('.')[-1]}_v2 <type>`), backfill it with a cast, "
-            "switch readers, then drop the old column in a later migration — never drop and re-add the same name"
+            f"add a new column (`ALTER TABLE {table} ADD COLUMN {leaf}_v2 {target}`), backfill it "
+            f"(`UPDATE {table} SET {leaf}_v2 = CAST({leaf} AS {target})`), switch readers, then drop `{leaf}` in a later "
+            "migration — never drop and re-add the same name"
         )
     fid = f" (field id {e.field_id})" if e.field_id is not None else ""
     yield ctx.finding(
@@ -65,6 +68,19 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         column=e.column,
         field_id=e.field_id,
     )
+
+
+def _target_type(ctx: RuleContext) -> str:
+    from icelint import changes as ch
+    from icelint.replay import spark_types as sp
+
+    for c in ctx.changes:
+        if isinstance(c, (ch.UpdateColumnType, ch.HiveChangeColumn)):
+            try:
+                return sp.sql_name(sp.spark_type(c.type)).lower()
+            except Exception:  # noqa: BLE001 - an unsupported type is reported elsewhere
+                break
+    return "<type>"
 
 
 RULE = Rule(TYPE_RULE, "illegal-type-change", Severity.ERROR, check, __doc__)

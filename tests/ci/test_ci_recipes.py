@@ -70,7 +70,7 @@ def test_github_actions_recipe(clone: Path, tmp_path: Path) -> None:
     annotate, sarif = results
     assert annotate.returncode == 1, annotate.stderr
     assert annotate.stdout.startswith("::error file=migrations/V3__readd.sql,line=1,col=34,endLine=1,endColumn=48,title=ICE001 drop-then-add::")
-    assert "V2__drop.sql" not in annotate.stdout  # context only: not changed by the branch
+    assert "file=migrations/V2__drop.sql" not in annotate.stdout  # context only: not changed by the branch
     assert "## icelint" in summary.read_text(encoding="utf-8")
 
     assert sarif.returncode == 0, sarif.stderr

@@ -16,14 +16,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence, Union
+from typing import Any, Union
 
 from icelint.findings import Finding
 from icelint.model.table import TableMetadata
 from icelint.source import InputError, SourceFile
 
-StateArg = Union[TableMetadata, str, Path, Mapping[str, Union[TableMetadata, str, Path]], None]
+StateArg = Union[TableMetadata, str, Path, Mapping[str, TableMetadata | str | Path], None]
 
 __all__ = ["lint"]
 

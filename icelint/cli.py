@@ -71,40 +71,15 @@ def _parse(paths: Sequence[str]):
     return parse_sources(SourceFile.read(f) for f in files)
 
 
-def _select_rules(select: Sequence[str], ignore: Sequence[str]):
-    from icelint import rules
-
-    def pick(names: Sequence[str], flag: str) -> set[str]:
-        out = set()
-        for raw in names:
-            for sel in raw.split(","):
-                sel = sel.strip()
-                if not sel:
-                    continue
-                r = rules.get(sel)
-                if r is None:
-                    raise click.BadParameter(f"unknown rule {sel!r} (see `icelint rules`)", param_hint=flag)
-                out.add(r.code)
-        return out
-
-    chosen = pick(select, "--select") or {r.code for r in rules.ALL_RULES}
-    dropped = pick(ignore, "--ignore")
-    return tuple(r for r in rules.ALL_RULES if r.code in chosen and r.code not in dropped)
-
-
 def _default_format() -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
-def _check_states(metadata: Sequence[str], sources, cfg, pending) -> tuple[bool, dict]:
-    """(whether any state source was given, the states of the tables the pending files touch)."""
-    from icelint.sources import load_states
+def _state_sources(metadata: Sequence[str], sources, cfg):
+    """The state sources of a check: the flags, else the `[tool.icelint]` keys (flags win)."""
     from icelint.sources.options import resolve
 
-    opts = resolve(metadata, sources, cfg.state() or None)
-    if not opts.has_source():
-        return False, {}
-    return True, load_states(opts).assign(pending.referenced_tables, pending.created_tables)
+    return resolve(metadata, sources, cfg.state() or None)
 
 
 @main.command()
@@ -163,11 +138,18 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     plan = make_plan(list(paths), migrations=cfg.migrations, since=since, order=cfg.order)
     if not plan.pending and since is None:
         raise InputError(f"{' '.join(paths) or cfg.migrations}: no .sql files found")
-    parsed = parse_plan(plan)
-    pending = pending_part(parsed, plan)
-    has_state, states = _check_states(metadata, sources, cfg, pending)
-    # with a state, the context files are already in it: replay only the pending ones
-    run = replay(pending, states) if has_state else replay(parsed)
+    opts = _state_sources(metadata, sources, cfg)
+    if opts.has_source():
+        # the state already holds the context files (applied): only the pending ones are read and replayed
+        from icelint.sources import load_states
+
+        pending = parse_plan(plan, pending_only=True)
+        run = replay(pending, load_states(opts).assign(pending.referenced_tables, pending.created_tables))
+    else:
+        # no state: the whole history is replayed from its CREATE TABLEs, findings kept for pending files
+        parsed = parse_plan(plan)
+        pending = pending_part(parsed, plan)
+        run = replay(parsed)
     findings = only_pending(lint_run(run, rules), run, plan)
     outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
     report = Report(outcome.findings, pending.sources, pending.statement_count, suppressed=outcome.suppressed,

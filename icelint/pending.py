@@ -172,14 +172,14 @@ def show_progress(stream=None) -> bool:
         return False
 
 
-def parse_plan(plan: Plan):
-    """Read and parse every file of the plan (with a progress bar on a terminal for long runs)."""
+def parse_plan(plan: Plan, pending_only: bool = False):
+    """Read and parse the files of the plan (with a progress bar on a terminal for long runs)."""
     from icelint.lower import lower_files
     from icelint.pipeline import Parsed
     from icelint.source import SourceFile
     from icelint.syntax.parser import parse_file
 
-    sources = [SourceFile.read(f) for f in plan.files]
+    sources = [SourceFile.read(f) for f in (plan.pending if pending_only else plan.files)]
     if len(sources) >= PROGRESS_MIN_FILES and show_progress():
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

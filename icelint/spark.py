@@ -17,7 +17,8 @@ pyspark is never imported here: the session object is used as given.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from icelint.model.table import TableMetadata
 from icelint.source import InputError

@@ -39,7 +39,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.oracle.spark import reset_namespace, spark_available, start_session, table_dir  # noqa: E402
+from tests.oracle.spark import (
+    reset_namespace,
+    spark_available,
+    start_session,
+    table_dir,
+)
 
 OUT = ROOT / "fixtures" / "sources"
 GENERATED = ("warehouse", "nohint", "gz-suffix", "orphan", "expected.json")

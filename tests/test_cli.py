@@ -289,12 +289,16 @@ def test_text_has_colour_on_a_terminal(work: Path) -> None:
 
 SNAPSHOT_CASES = {
     # name: (files copied into the work folder, extra args)
-    "drop_then_add": (["ICE001/same_file.sql"], []),
-    "across_files": (["ICE001/across_files"], []),
-    "partition_history": (["ICE003/drop_old_identity_source_history.sql"],
+    "drop_then_add": (["rules/ICE001/same_file.sql"], []),
+    "across_files": (["rules/ICE001/across_files"], []),
+    "partition_history": (["rules/ICE003/drop_old_identity_source_history.sql"],
                           ["--metadata", "{REPLAY}/37_setup_old_partition_spec/before/db.sales.metadata.json"]),
-    "runtime_failures": (["ICE005/drop_sort_column.sql", "ICE005/move_across_structs.sql", "ICE006/garbage_then_more.sql"], []),
-    "replace_columns_quiet": (["ICE001/replace_columns.sql"], ["--quiet"]),
+    "runtime_failures": (["rules/ICE005/drop_sort_column.sql", "rules/ICE005/move_across_structs.sql",
+                          "rules/ICE006/garbage_then_more.sql"], []),
+    "replace_columns_quiet": (["rules/ICE001/replace_columns.sql"], ["--quiet"]),
+    "story_trap": (["story/trap"], ["--metadata", "{REPLAY}/36_realistic_events_repartition/expected/db.events.metadata.json"]),
+    "story_rename_aside": (["story/rename_aside"],
+                           ["--metadata", "{REPLAY}/36_realistic_events_repartition/expected/db.events.metadata.json"]),
 }  # fmt: skip
 
 
@@ -303,7 +307,7 @@ def test_text_snapshot(work: Path, name: str) -> None:
     sources, extra = SNAPSHOT_CASES[name]
     args = []
     for rel in sources:
-        src = RULES / rel
+        src = ROOT / "fixtures" / rel
         dst = work / Path(rel).name
         if src.is_dir():
             shutil.copytree(src, dst)

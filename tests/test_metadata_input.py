@@ -56,18 +56,26 @@ def test_sql_file_with_bom_is_fine(tmp_path: Path) -> None:
     assert r.returncode == 0 and "1 statement" in r.stdout, r.stdout + r.stderr
 
 
-@pytest.mark.parametrize("content", ["", "\n\n", "-- only a comment\n", "   \t\n/* block */\n"])
-def test_empty_sql_file(tmp_path: Path, content: str) -> None:
+@pytest.mark.parametrize("command", ["check", "schema"])
+@pytest.mark.parametrize("content", ["", "\n\n", "   \t\n"])
+def test_empty_sql_file_is_an_input_error(tmp_path: Path, command: str, content: str) -> None:
+    """An empty (or whitespace-only) file is a mistake, not a migration (commit 503c4dd)."""
     (tmp_path / "empty.sql").write_text(content)
-    r = run(["check", "empty.sql"], tmp_path)
+    assert_input_error(run([command, "empty.sql"], tmp_path), "empty.sql")
+
+
+@pytest.mark.parametrize("content", ["-- only a comment\n", "/* block */\n", "-- a\n\n-- b\n"])
+def test_comment_only_sql_file_has_0_statements(tmp_path: Path, content: str) -> None:
+    (tmp_path / "comments.sql").write_text(content)
+    r = run(["check", "comments.sql"], tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
     assert "0 statements" in r.stdout
 
 
-def test_empty_sql_file_json(tmp_path: Path) -> None:
-    (tmp_path / "empty.sql").write_text("")
-    r = run(["check", "empty.sql", "--format", "json"], tmp_path)
+def test_comment_only_sql_file_json(tmp_path: Path) -> None:
+    (tmp_path / "comments.sql").write_text("-- nothing yet\n")
+    r = run(["check", "comments.sql", "--format", "json"], tmp_path)
     obj = json.loads(r.stdout)
     assert r.returncode == 0 and obj["findings"] == [] and obj["summary"]["statements"] == 0
 

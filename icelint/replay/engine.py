@@ -323,6 +323,13 @@ class Replay:
         added_here: dict[Path, list[str]] = {}
         for c in changes:
             if isinstance(c, ch.AddColumn):
+                if c.if_not_exists:
+                    raise ReplayError(
+                        "unsupported",
+                        "[PARSE_SYNTAX_ERROR] Syntax error at or near 'EXISTS': Spark 3.5 has no ADD COLUMN IF NOT EXISTS",
+                        "spark",
+                        span=c.span,
+                    )
                 self._add(schema, upd, c.column, step, added_here)
             elif isinstance(c, ch.DeleteColumn):
                 if c.if_exists and self._try_resolve(schema, c.path) is None:

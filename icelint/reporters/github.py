@@ -28,9 +28,18 @@ def escape_property(s: str) -> str:
     return escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
+def _file(path: str) -> str:
+    """Relative to the workspace (the current directory) where possible: GitHub matches repository paths."""
+    if os.path.isabs(path):
+        rel = os.path.relpath(path)
+        if not rel.startswith(".."):
+            path = rel
+    return path.replace(os.sep, "/")
+
+
 def annotation(f: Finding) -> str:
     props = {
-        "file": f.path.replace(os.sep, "/"),
+        "file": _file(f.path),
         "line": str(f.line),
         "col": str(f.column),
         "endLine": str(f.end_line),

@@ -18,9 +18,9 @@ from __future__ import annotations
 import gzip
 import re
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 from icelint.model.metadata import parse_metadata_bytes
 from icelint.model.table import TableMetadata
@@ -80,7 +80,9 @@ def _key(name: str) -> str:
 def read_metadata_bytes(path: str, properties: dict[str, str] | None = None, secrets: tuple[str, ...] = ()) -> bytes:
     """The bytes of a metadata file: a local path, `file://` URI, or a remote URI (through pyiceberg)."""
     if "://" in path and not path.lower().startswith("file:"):
-        from icelint.sources.remote import read_remote  # pyiceberg's FileIO, imported only here
+        from icelint.sources.remote import (
+            read_remote,  # pyiceberg's FileIO, imported only here
+        )
 
         return read_remote(path, properties, secrets)
     local = _local_path(path)
@@ -171,7 +173,10 @@ class States:
         created_keys = {_key(t) for t in created}
         out = dict(self.loaded)
         for arg, state, hint in self.anonymous_states:
-            out[self._name_anonymous(arg, state, hint, touched, created_keys, out)] = state
+            name = self._name_anonymous(arg, state, hint, touched, created_keys, out)
+            if name in out:
+                raise InputError(f"{arg}: a state for {name} was already given ({out[name].origin})")
+            out[name] = state
         for key in touched:
             if key in out:
                 continue

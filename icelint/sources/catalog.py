@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from icelint.model.metadata import parse_metadata_bytes
 from icelint.model.table import TableMetadata

@@ -19,9 +19,9 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from icelint.model.metadata import parse_metadata_bytes
 from icelint.source import InputError

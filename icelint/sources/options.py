@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import click
 

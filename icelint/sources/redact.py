@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import re
+from collections.abc import Iterable, Mapping
+from typing import Any
 from urllib.parse import quote, quote_plus
-from typing import Any, Iterable, Mapping
 
 # Configuration keys whose values are secrets (pyiceberg's s3.secret-access-key, credential, token,
 # adls.account-key, gcs.oauth2.token, rest.signing..., a SQL catalog's password...).
-_SECRET_KEY = re.compile(r"secret|password|passwd|token|credential|(?<![a-z])key(?![a-z-]*(?:id|name))|signature|sas", re.I)
+_SECRET_KEY = re.compile(r"secret|password|passwd|token|credential|(?<![a-z])key(?![a-z-]*(?:id|name))|signature|sas", re.IGNORECASE)
 _URI_PASSWORD = re.compile(r"(?P<head>[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)(?P<pw>[^@\s/]+)(?=@)")
 _MAX = 300
 
@@ -31,6 +33,7 @@ def secrets_of(config: Mapping[str, Any] | None) -> tuple[str, ...]:
                 # `credential: client-id:client-secret` is sent as two form fields
                 if ":" in text and len(text.split(":", 1)[1]) >= 3:
                     out.append(text.split(":", 1)[1])
+                    out.append(base64.b64encode(text.encode()).decode())  # HTTP Basic authentication
             for m in _URI_PASSWORD.finditer(text):
                 out.append(m.group("pw"))
 

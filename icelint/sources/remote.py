@@ -12,7 +12,7 @@ import contextlib
 import importlib.util
 import logging
 import warnings
-from typing import Mapping
+from collections.abc import Mapping
 
 from icelint.source import InputError
 from icelint.sources.redact import one_line

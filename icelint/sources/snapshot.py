@@ -10,9 +10,10 @@ compared as JSON values, so key order and formatting do not count.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from icelint.source import InputError
 from icelint.sources import LoadedState, StateOptions, load_states

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -77,6 +78,14 @@ def git(cwd: Path, *args: str) -> str:
                        cwd=cwd, env=env, capture_output=True, text=True)
     assert p.returncode == 0, f"git {' '.join(args)} failed: {p.stderr}"
     return p.stdout
+
+
+def recipe(name: str) -> str:
+    """The YAML block after `<!-- recipe: NAME -->` in docs/ci.md."""
+    text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- recipe: " + re.escape(name) + r" -->\s*```yaml\n(.*?)```", text, re.S)
+    assert m, f"docs/ci.md has no `{name}` recipe"
+    return m.group(1)
 
 
 def codes(result: Result) -> list[tuple[str, str, int]]:

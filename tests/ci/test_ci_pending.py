@@ -157,3 +157,17 @@ def test_since_with_a_state_replays_only_the_pending_files(gitrepo: Path) -> Non
     assert r.code == 0 and codes(r) == []
     # without it, the history has no `kind`: the AFTER fails
     assert [c[0] for c in codes(check(gitrepo, "--since", "main"))] == ["ICE005"]
+
+
+def test_since_without_configuration_checks_every_changed_sql_file(tmp_path: Path) -> None:
+    write(tmp_path, "db/V1__create.sql", "CREATE TABLE db.t (id bigint) USING iceberg;\n")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "one")
+    write(tmp_path, "db/V10__b.sql", "ALTER TABLE db.other ADD COLUMN b int;\n")
+    write(tmp_path, "db/V9__a.sql", "ALTER TABLE db.other ADD COLUMN a int;\n")
+    r = check(tmp_path, "--since", "HEAD")
+    # no migrations folder: no context (db.t's CREATE is not replayed); V9 before V10
+    assert codes(r) == [("ICE005", "V9__a.sql", 1)]
+    assert r.json()["summary"]["files"] == 2
+    assert [f["path"] for f in r.json()["findings"]] == ["db/V9__a.sql"]

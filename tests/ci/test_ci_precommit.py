@@ -15,21 +15,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
-from .conftest import CREATE, DROP, READD, ROOT, clean_env, git, write
+from .conftest import CREATE, DROP, READD, ROOT, clean_env, git, recipe, write
+
+yaml = pytest.importorskip("yaml", reason="PyYAML comes with pre-commit, in the `test` extra")
 
 pytestmark = pytest.mark.skipif(shutil.which("pre-commit") is None, reason="pre-commit is not installed (it is in the `test` extra)")
 
 IGNORED = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", "*.egg-info", ".pytest_cache", "build", "dist", ".venv", "bench")
-
-
-def recipe(name: str) -> str:
-    """The YAML block after `<!-- recipe: NAME -->` in docs/ci.md."""
-    text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
-    m = re.search(r"<!-- recipe: " + re.escape(name) + r" -->\s*```yaml\n(.*?)```", text, re.S)
-    assert m, f"docs/ci.md has no `{name}` recipe"
-    return m.group(1)
 
 
 def test_hook_definition() -> None:

@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
-from .conftest import CREATE, DROP, READD, SARIF_SCHEMA, clean_env, git, write
-from .test_ci_precommit import recipe
+from .conftest import CREATE, DROP, READD, SARIF_SCHEMA, clean_env, git, recipe, write
+
+yaml = pytest.importorskip("yaml", reason="PyYAML comes with pre-commit, in the `test` extra")
 
 
 @pytest.fixture
@@ -45,10 +45,6 @@ def sh(script: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProce
     return subprocess.run(["bash", "-c", prelude + script], cwd=cwd, env=env, capture_output=True, text=True)
 
 
-def icelint_lines(commands: list[str]) -> list[str]:
-    return [c for c in commands if "icelint" in c and not c.strip().startswith("pip ")]
-
-
 def test_github_actions_recipe(clone: Path, tmp_path: Path) -> None:
     wf = yaml.safe_load(recipe("github"))
     steps = wf["jobs"]["icelint"]["steps"]
@@ -59,9 +55,7 @@ def test_github_actions_recipe(clone: Path, tmp_path: Path) -> None:
     assert len(runs) == 2 and runs[1].get("if") == "always()" and upload.get("if") == "always()"
 
     summary = tmp_path / "step_summary.md"
-    env = clean_env(GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary))
-    env.pop("CI", None)
-    env["CI"] = "true"
+    env = clean_env(CI="true", GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary))
     results = []
     for step in runs:
         script = step["run"].replace("${{ github.base_ref }}", "main")

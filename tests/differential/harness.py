@@ -68,6 +68,15 @@ if str(ROOT) not in sys.path:  # `python -m tests.differential.harness` and plai
 
 from tests.oracle.spark import error_line, split_statements  # noqa: E402
 
+_TASK_FAILURE = re.compile(r"most recent failure: Lost task .*? \(TID \d+\) \([^)]*\): (.*)")
+
+
+def spark_error(exc: BaseException) -> str:
+    """Spark's first error line; for a failed job, the task's exception (without stage/TID numbers)."""
+    line = error_line(exc)
+    m = _TASK_FAILURE.search(line)
+    return f"Job aborted due to stage failure: {m[1]}" if m else line
+
 CASES_DIR = Path(__file__).parent / "cases"
 NAMESPACE = "db"
 
@@ -151,6 +160,7 @@ class Statement:
     dropped_with_data: list[str] = field(default_factory=list)
     rows_removed: list[str] = field(default_factory=list)
     health_failures: list[str] = field(default_factory=list)
+    masked: list[str] = field(default_factory=list)  # checks that already failed before the statement
 
     @property
     def where(self) -> str:
@@ -165,7 +175,7 @@ class Statement:
     def spark_outcome(self) -> str:
         if not self.accepted:
             return f"rejected: {self.error}"
-        harms = self.data_loss + self.health_failures + self.dropped_with_data + self.rows_removed
+        harms = self.data_loss + self.health_failures + self.dropped_with_data + self.rows_removed + self.masked
         return "accepted" + (": " + "; ".join(harms) if harms else " (harmless)")
 
 
@@ -378,7 +388,7 @@ class SparkOracle:
         try:
             rows = self._with_case_sensitive(False, lambda: self.sql(query))
         except Exception as exc:  # the read a default-configured reader does
-            failure = error_line(exc)
+            failure = spark_error(exc)
             try:  # exact names: still count what is there
                 rows = self._with_case_sensitive(True, lambda: self.sql(query))
             except Exception:
@@ -398,7 +408,7 @@ class SparkOracle:
         try:
             self._with_case_sensitive(False, lambda: self.sql(f"INSERT INTO {track.name} VALUES ({values})"))
         except Exception as exc:
-            return error_line(exc)
+            return spark_error(exc)
         for fid in track.counts:
             track.counts[fid] += 1
         track.rows += 1
@@ -412,7 +422,7 @@ class SparkOracle:
                 False, lambda: self.sql(f"SELECT * FROM {track.name} VERSION AS OF {track.first_snapshot}")
             )
         except Exception as exc:
-            return error_line(exc)
+            return spark_error(exc)
         return None
 
     def remember(self, track: TableTrack) -> None:
@@ -469,7 +479,7 @@ class SparkOracle:
             try:
                 self.sql(text)
             except Exception as exc:
-                raise SetupError(f"setup.sql:{line}: Spark rejected a setup statement: {error_line(exc)}") from None
+                raise SetupError(f"setup.sql:{line}: Spark rejected a setup statement: {spark_error(exc)}") from None
         before = workdir / "before"
         if before.exists():
             shutil.rmtree(before)
@@ -509,7 +519,7 @@ class SparkOracle:
             st.accepted = True
         except Exception as exc:
             st.accepted = False
-            st.error = error_line(exc)
+            st.error = spark_error(exc)
         st.seconds = time.monotonic() - t0
         if not st.accepted:
             return
@@ -540,6 +550,8 @@ class SparkOracle:
         for check, failure in results.items():
             if failure and track.healthy[check]:
                 st.health_failures.append(f"{track.name}: {check} fails: {failure}")
+            elif failure:  # already failing: whether this statement would break it too cannot be told
+                st.masked.append(f"{track.name}: {check} already failing")
             track.healthy[check] = failure is None
 
     def _judge_data(self, st: Statement, track: TableTrack, before_counts: dict[int, int], before_rows: int,
@@ -653,7 +665,7 @@ def judge(case: Case, spark: SparkRun, lint: IcelintRun) -> Verdict:
                 problems.append("drop-with-data-no-warning")
             if st.rows_removed and not has_warning:
                 problems.append("rows-removed-no-warning")
-            if has_error and not (st.data_loss or st.health_failures):
+            if has_error and not (st.data_loss or st.health_failures or st.masked):
                 problems.append("error-on-harmless")
         for p in problems:
             shown = mine if p != "error-on-harmless" else [f for f in mine if f.severity.value == "error"]
@@ -679,25 +691,35 @@ def judge(case: Case, spark: SparkRun, lint: IcelintRun) -> Verdict:
                    agreements, out, spark.seconds)  # fmt: skip
 
 
-def state_diff(want: dict, got: dict) -> tuple[str, str] | None:
-    """The first differing keys of two comparable states, rendered short."""
-    keys = [k for k in COMPARED if want.get(k) != got.get(k)]
-    if not keys:
+def state_diff(want: dict, got: dict, limit: int = 6) -> tuple[str, str] | None:
+    """Where two comparable states differ: the first ``limit`` differing paths, with both values."""
+    diffs: list[tuple[str, Any, Any]] = []
+    missing = object()
+
+    def walk(path: str, a: Any, b: Any) -> None:
+        if len(diffs) >= limit or a == b:
+            return
+        if isinstance(a, dict) and isinstance(b, dict):
+            for k in list(a) + [k for k in b if k not in a]:
+                walk(f"{path}.{k}" if path else str(k), a.get(k, missing), b.get(k, missing))
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            for i, (x, y) in enumerate(zip(a, b)):
+                walk(f"{path}[{i}]", x, y)
+        else:
+            diffs.append((path, a, b))
+
+    walk("", want, got)
+    if not diffs:
         return None
 
-    def show(d: dict) -> str:
-        parts = []
-        for k in keys:
-            v = d.get(k)
-            if k == "schemas" and isinstance(v, list) and isinstance(want.get(k), list):
-                # only the schemas that differ
-                other = got if d is want else want
-                v = [s for s in v if s not in (other.get(k) or [])]
-            parts.append(f"{k}={json.dumps(v, separators=(',', ':'))}")
-        text = " ".join(parts)
-        return text if len(text) <= 1500 else text[:1497] + "..."
+    def show(v: Any) -> str:
+        text = "(absent)" if v is missing else json.dumps(v, separators=(",", ":"))
+        return text if len(text) <= 300 else text[:297] + "..."
 
-    return show(want), show(got)
+    return (
+        "; ".join(f"{p}={show(a)}" for p, a, _ in diffs),
+        "; ".join(f"{p}={show(b)}" for p, _, b in diffs),
+    )
 
 
 VERDICTS: list[Verdict] = []  # every case judged in this process (the suite's summary line)
@@ -745,6 +767,7 @@ def start_differential_session(warehouse: Path) -> Any:
     # The harness empties the namespace by deleting its folder and reads metadata.json from disk:
     # a cached table would go stale, so the catalog must not cache (set before its first use).
     spark.conf.set("spark.sql.catalog.local.cache-enabled", "false")
+    spark.sparkContext.setLogLevel("OFF")  # failed health checks are expected: no JVM stack traces
     return spark
 
 

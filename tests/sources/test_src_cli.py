@@ -157,3 +157,11 @@ def test_anonymous_metadata_ambiguous(sql, tmp_path):
     shutil.copyfile(FIX / "warehouse/db/events/metadata/v3.metadata.json", f)
     line = one_error_line(icelint("check", sql, "--metadata", f))
     assert "cannot tell which table" in line and "db.events, db.legacy" in line and "--metadata db.table=" in line
+
+
+def test_two_files_for_one_table_by_name_is_an_error(sql, tmp_path):
+    a = tmp_path / "a" / "db.events.metadata.json"
+    a.parent.mkdir()
+    shutil.copyfile(FIX / "warehouse/db/events/metadata/v3.metadata.json", a)
+    line = one_error_line(icelint("check", sql, "--metadata", a, "--metadata", f"db.events={a}"))
+    assert "a state for db.events was already given" in line

@@ -9,7 +9,12 @@ import shutil
 import pytest
 
 from icelint.source import InputError
-from icelint.sources.hadoop import find_current, load_table_dir, parse_name, warehouse_table_dir
+from icelint.sources.hadoop import (
+    find_current,
+    load_table_dir,
+    parse_name,
+    warehouse_table_dir,
+)
 
 from .conftest import EXPECTED, FIX
 

@@ -11,7 +11,12 @@ from click.testing import CliRunner
 
 from icelint.source import InputError
 from icelint.sources import StateOptions
-from icelint.sources.options import merge_state_options, resolve, state_options, states_from_config
+from icelint.sources.options import (
+    merge_state_options,
+    resolve,
+    state_options,
+    states_from_config,
+)
 
 from .conftest import FIX
 from .helpers import icelint, one_error_line

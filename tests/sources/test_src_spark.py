@@ -11,7 +11,7 @@ import pytest
 import icelint
 from icelint.model.metadata import parse_metadata_bytes
 from icelint.source import InputError
-from tests.oracle.spark import metadata_path, reset_namespace, spark_available
+from tests.oracle.spark import reset_namespace, spark_available
 
 _AVAILABLE, _REASON = spark_available()
 NS = "icelint_src"

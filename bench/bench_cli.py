@@ -1,0 +1,109 @@
+"""Time icelint as whole processes (start-up included) on the inputs of bench/make_inputs.py.
+
+    python bench/make_inputs.py        # once: writes bench/out/
+    python bench/bench_cli.py [--runs 5] [--sqlfluff-runs 1] [--no-sqlfluff]
+
+Prints a Markdown table: the median wall-clock time of N runs and the median CPU time (user+sys of
+the child, less sensitive to other load on the machine), against the targets of issues 2 and 3.
+sqlfluff (`pip install sqlfluff==4.5.0`) is timed on the same migration when it is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "out"
+ICELINT = [sys.executable, "-m", "icelint"]
+
+
+@dataclass
+class Row:
+    name: str
+    command: list[str]
+    target: str
+    limit: float | None  # seconds; None: judged against another row
+    ok_codes: tuple[int, ...] = (0, 1)
+    wall: float = 0.0
+    cpu: float = 0.0
+    runs: int = 0
+
+
+def time_process(cmd: list[str], ok_codes: tuple[int, ...], cwd: Path) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode not in ok_codes:
+        raise SystemExit(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr.decode(errors='replace')[-500:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(row: Row, runs: int, cwd: Path) -> None:
+    walls, cpus = [], []
+    for _ in range(runs):
+        w, c = time_process(row.command, row.ok_codes, cwd)
+        walls.append(w)
+        cpus.append(c)
+    row.wall, row.cpu, row.runs = statistics.median(walls), statistics.median(cpus), runs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--sqlfluff-runs", type=int, default=1)
+    ap.add_argument("--no-sqlfluff", action="store_true")
+    args = ap.parse_args(argv)
+
+    if not (OUT / "migration.sql").exists() or not (OUT / "big.metadata.json").exists():
+        subprocess.run([sys.executable, str(HERE / "make_inputs.py")], check=True)
+    env_note = f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f}"
+
+    subprocess.run([*ICELINT, "--version"], cwd=OUT, stdout=subprocess.DEVNULL, check=True)  # warm the caches
+    rows = [
+        Row("schema, 2,000 statements", [*ICELINT, "schema", "migration.sql"], "< 1 s", 1.0),
+        Row("schema, load 5,000 cols × 500 schemas", [*ICELINT, "schema", "one_alter.sql", "--metadata", "db.big=big.metadata.json"], "< 1 s", 1.0),
+        Row("schema, one statement (start-up)", [*ICELINT, "schema", "one.sql"], "< 0.3 s", 0.3),
+        Row("check, 2,000 statements", [*ICELINT, "check", "migration.sql"], "< 1 s", 1.0),
+    ]  # fmt: skip
+    for row in rows:
+        measure(row, args.runs, OUT)
+    check = rows[3]
+    sqlfluff = shutil.which("sqlfluff")
+    fluff = None
+    if sqlfluff and not args.no_sqlfluff:
+        # sqlfluff skips files over 20,000 bytes unless told otherwise: make it really lint the file
+        (OUT / "sqlfluff.cfg").write_text("[sqlfluff]\ndialect = sparksql\nlarge_file_skip_byte_limit = 0\n")
+        fluff = Row("sqlfluff lint --dialect sparksql, 2,000 statements",
+                    [sqlfluff, "lint", "--dialect", "sparksql", "--config", "sqlfluff.cfg", "--nofail", "migration.sql"],
+                    "icelint check ≥ 30× faster", None, ok_codes=(0, 1))  # fmt: skip
+        measure(fluff, args.sqlfluff_runs, OUT)
+
+    print(f"Whole processes, median of runs ({env_note}).\n")
+    print("| Benchmark | Wall (median) | CPU user+sys | Runs | Target | Met |")
+    print("| --- | ---: | ---: | ---: | --- | --- |")
+    for row in rows:
+        met = "yes" if row.wall < row.limit else ("CPU only" if row.cpu < row.limit else "**no**")  # type: ignore[operator]
+        print(f"| {row.name} | {row.wall:.3f} s | {row.cpu:.3f} s | {row.runs} | {row.target} | {met} |")
+    if fluff is not None:
+        ratio_wall, ratio_cpu = fluff.wall / check.wall, fluff.cpu / max(check.cpu, 1e-9)
+        met = "yes" if ratio_wall >= 30 else ("CPU only" if ratio_cpu >= 30 else "**no**")
+        print(f"| {fluff.name} | {fluff.wall:.3f} s | {fluff.cpu:.3f} s | {fluff.runs} | {fluff.target} "
+              f"| {met} ({ratio_wall:.0f}× wall, {ratio_cpu:.0f}× CPU) |")  # fmt: skip
+    else:
+        print("| sqlfluff lint --dialect sparksql | skipped: sqlfluff not installed (`pip install sqlfluff==4.5.0`) | | | | |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,7 @@
+ALTER TABLE db.accounts ALTER COLUMN region SET NOT NULL;
+ALTER TABLE db.accounts ALTER COLUMN email DROP NOT NULL;
+ALTER TABLE db.accounts ALTER COLUMN email SET NOT NULL;
+ALTER TABLE db.accounts ALTER COLUMN profile.tier DROP NOT NULL;
+ALTER TABLE db.accounts ALTER COLUMN profile.since SET NOT NULL;
+ALTER TABLE db.accounts ALTER COLUMN account_id DROP NOT NULL;
+ALTER TABLE db.accounts ALTER COLUMN account_id DROP NOT NULL;

@@ -1,0 +1,11 @@
+ALTER TABLE db.accounts SET IDENTIFIER FIELDS external_id;
+ALTER TABLE db.accounts SET IDENTIFIER FIELDS balance;
+ALTER TABLE db.accounts SET IDENTIFIER FIELDS missing;
+ALTER TABLE db.accounts SET IDENTIFIER FIELDS account_id, email;
+ALTER TABLE db.accounts DROP COLUMN email;
+ALTER TABLE db.accounts ALTER COLUMN account_id DROP NOT NULL;
+ALTER TABLE db.accounts RENAME COLUMN email TO email_address;
+ALTER TABLE db.accounts DROP IDENTIFIER FIELDS email_address;
+ALTER TABLE db.accounts DROP COLUMN email_address;
+ALTER TABLE db.accounts DROP IDENTIFIER FIELDS email_address;
+ALTER TABLE db.accounts SET IDENTIFIER FIELDS account_id;

@@ -1,0 +1,12 @@
+ALTER TABLE db.events DROP COLUMN weight;
+ALTER TABLE db.events RENAME COLUMN weight TO mass;
+ALTER TABLE db.events ALTER COLUMN weight TYPE bigint;
+ALTER TABLE db.events ALTER COLUMN weight COMMENT 'kg';
+ALTER TABLE db.events ADD COLUMN weight double AFTER weight_unit;
+ALTER TABLE db.events ADD COLUMN nope.inner string;
+ALTER TABLE db.events ADD COLUMN kind.inner string;
+ALTER TABLE db.events DROP COLUMN attrs.nope;
+ALTER TABLE db.events ALTER COLUMN attrs.nope TYPE int;
+ALTER TABLE db.events ALTER COLUMN weight SET NOT NULL;
+ALTER TABLE db.events ALTER COLUMN weight FIRST;
+ALTER TABLE db.events ADD COLUMN weight double;

@@ -1,0 +1,10 @@
+ALTER TABLE db.events ADD COLUMN payload string;
+ALTER TABLE db.events ADD COLUMN PAYLOAD string;
+ALTER TABLE db.events ADD COLUMNS (extra int, extra string);
+ALTER TABLE db.events ADD COLUMNS (extra int, EXTRA string);
+ALTER TABLE db.events RENAME COLUMN kind TO payload;
+ALTER TABLE db.events RENAME COLUMN kind TO Payload;
+ALTER TABLE db.events ADD COLUMN attrs.source string;
+ALTER TABLE db.events RENAME COLUMN attrs.score TO source;
+ALTER TABLE db.events ADD COLUMN items.element.name string;
+ALTER TABLE db.events ADD COLUMN kind_2 string;

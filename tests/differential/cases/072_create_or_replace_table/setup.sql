@@ -1,0 +1,6 @@
+CREATE TABLE db.prefs (
+  user_id bigint NOT NULL,
+  theme   string,
+  lang    string
+) USING iceberg;
+INSERT INTO db.prefs VALUES (1, 'dark', 'en'), (2, 'light', 'de');

@@ -1,0 +1,2 @@
+CREATE TABLE db.prefs (user_id bigint NOT NULL, theme string) USING iceberg;
+INSERT INTO db.prefs VALUES (1, 'dark');

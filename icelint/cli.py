@@ -35,6 +35,9 @@ class IcelintGroup(click.Group):
             ctx.exit(EXIT_ERROR)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
+        except BrokenPipeError:  # `icelint check ... | head`: the reader left; not an error of ours
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(EXIT_OK)
         except KeyboardInterrupt:
             click.echo("icelint: interrupted", err=True)
             ctx.exit(130)

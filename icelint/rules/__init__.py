@@ -17,6 +17,7 @@ from icelint.rules import (
     rename_column,
     runtime_failure,
     snapshot_procedure,
+    unused_suppression,
 )
 from icelint.rules._base import Rule
 
@@ -37,6 +38,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         rename_column,
         acting_table_property,
         nested_change,
+        unused_suppression,
     )
 )
 

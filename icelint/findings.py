@@ -36,7 +36,11 @@ class Finding:
 
     @property
     def sort_key(self) -> tuple:
-        return (self.path, self.line, self.column, self.rule, self.message)
+        """Files in migration order (`V2__` before `V10__`), then line, column, rule."""
+        from icelint.discovery import sort_key as file_key
+
+        parent, _, name = self.path.replace("\\", "/").rpartition("/")
+        return (parent, file_key(name), self.path, self.line, self.column, self.rule, self.message)
 
     def to_json(self) -> dict:
         return {

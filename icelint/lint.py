@@ -24,8 +24,8 @@ def lint_run(run: Run, rules: Sequence[Rule]) -> list[Finding]:
         ctx = RuleContext(outcome, result, history, result.display_names.get(key, key) if key else "")
         for rule in rules:
             findings.extend(rule.check(ctx))
-        if ctx.diff.removed:
-            history.record_drops(ctx.diff, where(outcome.step.span))
+        if ctx.diff.removed or ctx.diff.changed:
+            history.record(ctx.diff, where(outcome.step.span))
         if isinstance(outcome.step, ch.Commit) and outcome.after is None and outcome.before is not None:
             histories.pop(key, None)  # dropped or renamed away: a later CREATE starts a new history
     return sorted(set(findings), key=lambda f: f.sort_key)

@@ -159,8 +159,11 @@ def test_add_columns_without_parentheses_and_clauses_in_any_order():
     ]
 
 
-def test_add_column_if_not_exists_is_parsed_for_the_replay_to_report():
-    assert action("ALTER TABLE t ADD COLUMN IF NOT EXISTS a int").if_not_exists is True
+def test_add_column_if_not_exists_is_a_parse_error_as_in_spark():
+    stmt = parse_text("ALTER TABLE t ADD COLUMN IF NOT EXISTS a int").statements[0]
+    assert isinstance(stmt, Unparsed)
+    assert stmt.error_span.column == 33  # at EXISTS, like Spark's PARSE_SYNTAX_ERROR
+    assert "IF NOT EXISTS" in stmt.message
     assert action("ALTER TABLE t ADD COLUMN a int").if_not_exists is False
 
 

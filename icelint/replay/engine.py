@@ -14,7 +14,7 @@ from typing import Iterable
 from icelint import changes as ch
 from icelint.model.diff import diff as schema_diff
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, SortOrder, TableMetadata
-from icelint.model.types import V3_ONLY, NestedField, PrimitiveType, StructType, Type, children, walk
+from icelint.model.types import V3_ONLY, ListType, MapType, NestedField, PrimitiveType, StructType, Type, children, walk
 from icelint.replay import partitioning as pt
 from icelint.replay import spark_types as sp
 from icelint.replay.errors import ReplayError
@@ -108,6 +108,8 @@ class Replay:
         first = step.changes[0] if step.changes else None
         if key not in self.tables and not isinstance(first, (ch.CreateTable, ch.DropTable)):
             self.missing.add(key)
+        elif isinstance(first, ch.CreateTable):
+            self.missing.discard(key)  # created after all (a script used it before creating it)
         if key in self.missing:
             return Outcome(step, key, None, None, None, self.case_sensitive, "unknown-table")
         try:
@@ -304,18 +306,9 @@ class Replay:
         return tuple(out), found
 
     def _sibling_exists(self, schema: Schema, parent: Path, name: str) -> NestedField | None:
-        if parent:
-            pf = schema.find(parent)
-            if pf is None:
-                return None
-            kids = children(pf.type)
-            if len(kids) == 2:  # map: fields go to the value
-                kids = children(kids[1].type)
-            elif len(kids) == 1 and kids[0].name == "element":
-                kids = children(kids[0].type)
-        else:
-            kids = schema.fields
-        return schema.top_level(name, self.case_sensitive) if not parent else _match(kids, name, self.case_sensitive)
+        if not parent:
+            return schema.top_level(name, self.case_sensitive)
+        return _match(_kids(schema, parent), name, self.case_sensitive)
 
     def _schema_commit(self, meta: TableMetadata, changes: list, step: ch.Commit) -> TableMetadata:
         schema = meta.schema
@@ -323,13 +316,6 @@ class Replay:
         added_here: dict[Path, list[str]] = {}
         for c in changes:
             if isinstance(c, ch.AddColumn):
-                if c.if_not_exists:
-                    raise ReplayError(
-                        "unsupported",
-                        "[PARSE_SYNTAX_ERROR] Syntax error at or near 'EXISTS': Spark 3.5 has no ADD COLUMN IF NOT EXISTS",
-                        "spark",
-                        span=c.span,
-                    )
                 self._add(schema, upd, c.column, step, added_here)
             elif isinstance(c, ch.DeleteColumn):
                 if c.if_exists and self._try_resolve(schema, c.path) is None:
@@ -663,12 +649,11 @@ def _kids(schema: Schema, parent: Path) -> tuple[NestedField, ...]:
     if f is None:
         return ()
     t = f.type
-    kids = children(t)
-    if len(kids) == 2:
-        return children(kids[1].type)
-    if len(kids) == 1 and kids[0].name == "element" and not isinstance(t, StructType):
-        return children(kids[0].type)
-    return kids
+    if isinstance(t, MapType):  # fields are added to (and resolved in) the map value
+        return children(t.value)
+    if isinstance(t, ListType):
+        return children(t.element)
+    return children(t)
 
 
 def _struct_sql(schema: Schema, parent: Path) -> str:
@@ -788,8 +773,6 @@ def _column_properties(meta: TableMetadata, old: Schema, new: Schema):
 
 def _reassign_type(t: Type, old: Type | None, last: list[int]) -> Type:
     """Nested ids for REPLACE TABLE: reuse the old ids by name, else fresh ones."""
-    from icelint.model.types import ListType, MapType
-
     def nid(prev: int | None) -> int:
         if prev is not None:
             return prev

@@ -172,7 +172,10 @@ class SchemaUpdate:
             return
         if not promotion_allowed(f.type, new_type):
             raise _iae(
-                f"Cannot change column type: {dotted(path)}: {f.type} -> {new_type}", "type-change", field_id=f.id
+                f"Cannot change column type: {dotted(path)}: {f.type} -> {new_type}",
+                "type-change",
+                field_id=f.id,
+                column=dotted(path),
             )
         self.updates[f.id] = replace(f, type=new_type)
 
@@ -342,13 +345,13 @@ class SchemaUpdate:
         if isinstance(t, MapType):
             kf, vf = t.key_field, t.value_field
             if kf.id in self.deletes:
-                raise _iae(f"Cannot delete map keys: {t}", "map-key")
+                raise _iae(f"Cannot delete map keys: {t}", "map-key", field_id=f.id, column=self.schema.name_of(f.id))
             if kf.id in self.updates:
-                raise _iae(f"Cannot update map keys: {t}", "map-key")
+                raise _iae(f"Cannot update map keys: {t}", "map-key", field_id=f.id, column=self.schema.name_of(f.id))
             if kf.id in self.parent_to_added:
-                raise _iae(f"Cannot add fields to map keys: {t}", "map-key")
+                raise _iae(f"Cannot add fields to map keys: {t}", "map-key", field_id=f.id, column=self.schema.name_of(f.id))
             if self._apply_type(kf) != t.key:
-                raise _iae(f"Cannot alter map keys: {t}", "map-key")
+                raise _iae(f"Cannot alter map keys: {t}", "map-key", field_id=f.id, column=self.schema.name_of(f.id))
             if vf.id in self.deletes:
                 raise _iae(f"Cannot delete value type from map: {t}", "unsupported")
             vt = self._apply_type(vf)

@@ -33,36 +33,73 @@ class FormerField:
     """A field id that a name used to hold, before it was dropped."""
 
     field_id: int
-    path: str  # as it was written then
-    where: str  # "schema 3 of the table metadata" or "path:line"
+    path: str  # the name it had, as written then
+    where: str  # completes "dropped ...": "at V2__x.sql:3", "before this migration (last in schema 3 ...)"
 
 
-@dataclass
 class TableHistory:
-    """Per-table memory across the run: names that once held now-dropped field ids."""
+    """Per-table memory across the run: every name a field id ever had, and the names of dropped ids.
 
-    former: dict[str, list[FormerField]] = field(default_factory=dict)  # lower-case dotted path → holders
+    Built lazily from the metadata's `schemas` list (large histories cost nothing until a rule asks).
+    """
+
+    def __init__(self, meta: TableMetadata | None = None) -> None:
+        self._meta = meta
+        self._former: dict[str, list[FormerField]] | None = None
+        self._names: dict[int, list[str]] = {}  # renames seen during the run: id → earlier names
+        self._pending: list[tuple[str, int, str]] = []
 
     @classmethod
     def from_metadata(cls, meta: TableMetadata) -> TableHistory:
-        h = cls()
-        current_ids = {f.id for _, f in meta.schema.all_fields()}
+        return cls(meta)
+
+    @property
+    def former(self) -> dict[str, list[FormerField]]:
+        """lower-case dotted path → the dropped field ids that held it."""
+        if self._former is None:
+            self._former = {}
+            if self._meta is not None:
+                self._load_metadata(self._meta)
+            for path, fid, where in self._pending:
+                self._remember(path, fid, where)
+            self._pending = []
+        return self._former
+
+    def _load_metadata(self, meta: TableMetadata) -> None:
+        current = meta.schema
+        last_seen: dict[int, tuple[int, list[str]]] = {}
         for s in meta.schemas:
             if s.schema_id == meta.current_schema_id:
                 continue
             for path, f in s.all_fields():
-                if f.id not in current_ids:
-                    h.remember(".".join(path), f.id, f"schema {s.schema_id} of the table metadata")
-        return h
+                if current.field_by_id(f.id) is None:
+                    sid, names = last_seen.get(f.id, (s.schema_id, []))
+                    name = ".".join(path)
+                    if name not in names:
+                        names.append(name)
+                    last_seen[f.id] = (max(sid, s.schema_id), names)
+        for fid, (sid, names) in last_seen.items():
+            for name in names:
+                self._remember(name, fid, f"before this migration (last present in schema {sid} of the table metadata)")
 
-    def remember(self, path: str, field_id: int, where: str) -> None:
-        holders = self.former.setdefault(path.lower(), [])
+    def _remember(self, path: str, field_id: int, where: str) -> None:
+        assert self._former is not None
+        holders = self._former.setdefault(path.lower(), [])
         if all(x.field_id != field_id for x in holders):
             holders.append(FormerField(field_id, path, where))
 
-    def record_drops(self, removed: SchemaDiff, where: str) -> None:
-        for path, f in removed.removed:
-            self.remember(".".join(path), f.id, where)
+    def record(self, d: SchemaDiff, where: str) -> None:
+        """Remember renames and drops of one accepted step."""
+        for _, new, old in d.renamed:
+            self._names.setdefault(new.id, []).append(old.name)
+        for path, f in d.removed:
+            parent = path[:-1]
+            for name in [path[-1], *self._names.get(f.id, [])]:
+                entry = (".".join(parent + (name,)), f.id, f"at {where}")
+                if self._former is None:
+                    self._pending.append(entry)
+                else:
+                    self._remember(*entry)
 
 
 @dataclass

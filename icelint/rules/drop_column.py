@@ -52,7 +52,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             f"`{ctx.table_name}`: dropping `{name}` (field id {f.id}) hides its values in every existing data file from "
             "current readers; only time travel to older snapshots still shows them",
             f"if readers may still need it, rename it aside first (`ALTER TABLE {ctx.table_name} RENAME COLUMN "
-            f"{name.split('.')[-1]} TO {name.split('.')[-1]}_deprecated`) and drop it in a later migration",
+            f"{name} TO {name.split('.')[-1]}_deprecated`) and drop it in a later migration",
             span=c.span,
             column=name,
             field_id=f.id,

@@ -62,7 +62,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if replacing:
             old = before.find(path, case_sensitive=False)
             if old is not None and after.field_by_id(old.id) is None:
-                holders = [h for h in holders if h.field_id != old.id] + [_holder(old.id, dotted, "this statement")]
+                holders = [h for h in holders if h.field_id != old.id] + [_holder(old.id, dotted, "by this statement")]
         if not holders:
             continue
         old = holders[-1]
@@ -78,10 +78,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         )
         msg = (
             f"`{table}`: this {what} `{dotted}` as field id {f.id}, but `{old.path}` was field id {old.field_id} "
-            f"(dropped at {old.where}); {lost}"
+            f"(dropped {old.where}); {lost}"
         )
         help_ = (
-            f"keep the data by renaming instead of dropping: `ALTER TABLE {table} RENAME COLUMN {old.path.split('.')[-1]} "
+            f"keep the data by renaming instead of dropping: `ALTER TABLE {table} RENAME COLUMN {old.path} "
             f"TO {old.path.split('.')[-1]}_old` before adding `{dotted}`, then backfill, switch readers, and drop the old "
             "column in a later migration; if only the name or a legal widening was wanted, use RENAME COLUMN or "
             "ALTER COLUMN ... TYPE, which keep the field id"

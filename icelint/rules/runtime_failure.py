@@ -54,8 +54,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     if ctx.outcome.skipped == "unknown-table" and ctx.step.index == _first_reference(ctx):
         yield ctx.finding(
             RULE,
-            f"table `{table}` is not known: it is not created by these scripts and no state was given for it, so its "
-            "statements cannot be checked",
+            f"table `{table}` is not known here: no state was given for it and no earlier statement creates it, so "
+            "its statements cannot be checked until it is created",
             f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`), "
             "or include the migration that creates it",
             span=ctx.commit.table_span if ctx.commit else None,

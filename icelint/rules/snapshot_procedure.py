@@ -11,13 +11,14 @@ schema change.
 
 ## Example
 ```sql
+CREATE TABLE db.events (id bigint) USING iceberg;
 CALL local.system.expire_snapshots(table => 'db.events', older_than => TIMESTAMP '2024-01-01 00:00:00');
 ```
 
 ## Use instead
 ```sql
+CREATE TABLE db.events (id bigint) USING iceberg;
 -- run snapshot maintenance as a scheduled job, separate from schema migrations
-SELECT 1;
 ```
 """
 

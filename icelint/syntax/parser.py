@@ -795,9 +795,11 @@ class _StatementParser:
         self.i += 1
         if k == "ADD":
             if self.accept("COLUMN") or self.accept("COLUMNS"):
-                if_not_exists = self.accept_seq("IF", "NOT", "EXISTS")
+                if self.accept_seq("IF", "NOT", "EXISTS"):
+                    self.i -= 1  # point at EXISTS, as Spark's PARSE_SYNTAX_ERROR does
+                    raise self.error("a column definition (Spark 3.5 has no ADD COLUMN IF NOT EXISTS)")
                 paren = self.accept("(")
-                return AddColumns(self.column_list(paren), if_not_exists)
+                return AddColumns(self.column_list(paren))
             if self.accept_seq("PARTITION", "FIELD"):
                 tr = self.transform()
                 return AddPartitionField(tr, self.optional_alias())

@@ -35,7 +35,8 @@ def test_files_are_replayed_in_folder_order_whatever_the_argument_order(repo: Pa
     write(repo, "migrations/V10__readd.sql", READD)
     write(repo, "migrations/V9__narrow.sql", NARROW)
     r = check(repo, "migrations/V10__readd.sql", "migrations/V9__narrow.sql")
-    assert codes(r) == [("ICE001", "V10__readd.sql", 1), ("ICE002", "V9__narrow.sql", 1)]
+    # findings follow the migration order too: V9 runs (and is reported) before V10
+    assert codes(r) == [("ICE002", "V9__narrow.sql", 1), ("ICE001", "V10__readd.sql", 1)]
 
 
 def test_file_outside_the_folder_is_checked_after_the_history(repo: Path) -> None:
@@ -48,7 +49,7 @@ def test_table_unknown_to_the_history_is_reported_in_the_pending_file(repo: Path
     write(repo, "migrations/V4__other.sql", "ALTER TABLE db.other ADD COLUMN b int;\n")
     r = check(repo, "migrations/V4__other.sql")
     assert codes(r) == [("ICE005", "V4__other.sql", 1)]
-    assert "db.other` is not known" in r.json()["findings"][0]["message"]
+    assert "db.other` is not known here" in r.json()["findings"][0]["message"]
 
 
 # ---------------------------------------------------------------------------- with a state

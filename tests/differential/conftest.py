@@ -9,16 +9,17 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-from tests.differential.harness import CATEGORIES, VERDICTS, SparkOracle, start_differential_session
+from tests.differential.harness import CATEGORIES, VERDICTS, SparkOracle
 from tests.oracle.spark import spark_available
 
 REQUIRE_ENV = "ICELINT_REQUIRE_SPARK"
 
 _started: list[float] = []
+_oracles: list[SparkOracle] = []
+_finished: list[float] = []
 
 
 def spark_required() -> bool:
@@ -34,13 +35,24 @@ def spark_oracle(tmp_path_factory: pytest.TempPathFactory):
         if spark_required():
             pytest.fail(f"{REQUIRE_ENV}=1 but {message}", pytrace=False)
         pytest.skip(f"{message} (install with: pip install -e '.[spark]'; Java 17 on PATH)")
-    warehouse = tmp_path_factory.mktemp("differential") / "warehouse"
+    oracle = SparkOracle(tmp_path_factory.mktemp("differential") / "warehouse")
     _started.append(time.monotonic())
-    spark = start_differential_session(warehouse)
+    oracle.spark  # start now, so that the first case's time is its own  # noqa: B018
+    _oracles.append(oracle)
     try:
-        yield SparkOracle(spark, warehouse)
+        yield oracle
     finally:
-        spark.stop()
+        oracle.stop()
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Stop Spark after the last differential case, so later tests of the run can start their own."""
+    uses = "spark_oracle" in getattr(item, "fixturenames", ())
+    next_uses = nextitem is not None and "spark_oracle" in getattr(nextitem, "fixturenames", ())
+    if uses and not next_uses:
+        for oracle in _oracles:
+            oracle.stop()
+        _finished.append(time.monotonic())
 
 
 def summary_line() -> str | None:
@@ -52,7 +64,8 @@ def summary_line() -> str | None:
     by_category = Counter(d.category for v in VERDICTS for d in v.disagreements)
     total = sum(by_category.values())
     cats = ", ".join(f"{c}={by_category[c]}" for c in CATEGORIES if by_category[c]) or "none"
-    elapsed = f" in {time.monotonic() - _started[0]:.0f}s" if _started else ""
+    end = _finished[-1] if _finished else time.monotonic()
+    elapsed = f" in {end - _started[0]:.0f}s" if _started else ""
     return (
         f"differential: {len(VERDICTS)} cases, {statements} statements ({accepted} accepted, "
         f"{statements - accepted} rejected), {agreements} agreements, {total} disagreements "
@@ -60,7 +73,7 @@ def summary_line() -> str | None:
     )
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ARG001
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     line = summary_line()
     if line:
         terminalreporter.write_sep("=", "icelint vs Spark 3.5.9 + Iceberg 1.10.2")
@@ -70,9 +83,3 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # no
             cats = Counter(d.category for d in v.disagreements)
             terminalreporter.write_line(f"  {v.case}: " + ", ".join(f"{c}={n}" for c, n in cats.items()))
 
-
-def pytest_collection_modifyitems(config, items) -> None:  # noqa: ARG001
-    here = Path(__file__).parent
-    for item in items:
-        if Path(str(item.fspath)).is_relative_to(here):
-            item.add_marker(pytest.mark.spark)

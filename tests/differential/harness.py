@@ -8,7 +8,7 @@ A case is a folder ``cases/<NNN_name>/`` holding
 * the migration: ``migration.sql``, or a ``migrations/`` folder of ordered ``*.sql`` files
   (``V1__a.sql``, ``V2__b.sql``, ... in natural order).
 
-What Spark does (:func:`run_in_spark`): namespace ``db`` is emptied; ``setup.sql`` runs; each
+What Spark does (:meth:`SparkOracle.run`): namespace ``db`` is emptied; ``setup.sql`` runs; each
 table's current ``metadata.json`` is copied aside (it is what icelint gets, like ``--metadata``);
 the non-null values of every field id are counted. Then every migration statement runs on its
 own. After each accepted statement, for every table whose metadata changed:
@@ -16,9 +16,12 @@ own. After each accepted statement, for every table whose metadata changed:
 * **data**: the non-null values of every field id are counted again (one projection query:
   ``SELECT <one IS NOT NULL predicate per field id>, * FROM t``; nested fields inside lists and
   maps are counted per row with ``exists``). For a schema statement (not DML), a field id that is
-  still there must keep its count; a field id that is *new* but carries the name (path, compared
-  case-insensitively) of an original field that is gone must read as many values as that field
-  had, else the statement lost data (the drop-then-add and REPLACE COLUMNS traps). An original
+  still there must keep its count; a field that is *new*, or renamed by the statement, and now
+  carries the name (path, compared case-insensitively) of an original field that is gone must read
+  as many values as that field last had, else the statement lost data (the drop-then-add, REPLACE
+  COLUMNS and rename-into-a-dropped-name traps). "Original" fields are those of the setup,
+  including fields the setup dropped (counted by time travel to the newest snapshot that had
+  them), so a re-add across the snapshot boundary counts too. An original
   field that held values and is gone is a *drop with data*; rows that vanish in a schema statement
   (CREATE OR REPLACE TABLE) are *rows removed*.
 * **health**: (1) *read*: the projection above, with Spark's default ``caseSensitive=false``,
@@ -41,7 +44,9 @@ statement's file and line range):
    (``health-failure-no-error``) has an error finding; one that dropped a column holding data
    (``drop-with-data-no-warning``) or removed rows (``rows-removed-no-warning``) has at least a
    warning;
-3. an accepted statement that did none of that has no error finding (``error-on-harmless``);
+3. an accepted statement that did none of that has no error finding (``error-on-harmless``), and
+   no error finding lies outside every statement (``error-outside-statements``); an accepted
+   statement on a table whose health check was already failing cannot be judged harmless;
 4. per table, icelint's replayed final state equals Spark's final metadata.json on the keys
    ``tests/test_replay_fixtures.py`` compares (``final-state-mismatch``).
 
@@ -53,20 +58,20 @@ Run one or a few cases by hand (prints every statement's outcome)::
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import sys
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `python -m tests.differential.harness` and plain pytest alike
     sys.path.insert(0, str(ROOT))
 
-from tests.oracle.spark import error_line, split_statements  # noqa: E402
+from tests.oracle.spark import error_line, split_statements
 
 _TASK_FAILURE = re.compile(r"most recent failure: Lost task .*? \(TID \d+\) \([^)]*\): (.*)")
 
@@ -76,6 +81,7 @@ def spark_error(exc: BaseException) -> str:
     line = error_line(exc)
     m = _TASK_FAILURE.search(line)
     return f"Job aborted due to stage failure: {m[1]}" if m else line
+
 
 CASES_DIR = Path(__file__).parent / "cases"
 NAMESPACE = "db"
@@ -102,6 +108,7 @@ CATEGORIES = (
     "drop-with-data-no-warning",
     "rows-removed-no-warning",
     "error-on-harmless",
+    "error-outside-statements",
     "final-state-mismatch",
 )
 
@@ -328,11 +335,27 @@ class SparkRun:
 
 
 class SparkOracle:
-    """One Spark session (Hadoop catalog ``local`` in ``warehouse``) that runs cases one after another."""
+    """One Spark session (Hadoop catalog ``local`` in ``warehouse``) that runs cases one after another.
 
-    def __init__(self, spark: Any, warehouse: Path) -> None:
-        self.spark = spark
+    The session starts on first use and can be stopped early (:meth:`stop`), so that other tests of
+    the same pytest run can start their own (only one SparkContext can live in a process); a later
+    case starts it again.
+    """
+
+    def __init__(self, warehouse: Path) -> None:
         self.warehouse = Path(warehouse)
+        self._spark: Any = None
+
+    @property
+    def spark(self) -> Any:
+        if self._spark is None:
+            self._spark = start_differential_session(self.warehouse)
+        return self._spark
+
+    def stop(self) -> None:
+        if self._spark is not None:
+            self._spark.stop()
+            self._spark = None
 
     # -- session helpers
     def sql(self, statement: str) -> list[Any]:
@@ -357,9 +380,7 @@ class SparkOracle:
         if not ns.is_dir():
             return {}
         return {
-            f"{NAMESPACE}.{d.name}": d
-            for d in sorted(ns.iterdir())
-            if (d / "metadata" / "version-hint.text").is_file()
+            f"{NAMESPACE}.{d.name}": d for d in sorted(ns.iterdir()) if (d / "metadata" / "version-hint.text").is_file()
         }
 
     def version(self, table: str) -> int:
@@ -387,11 +408,11 @@ class SparkOracle:
         failure = None
         try:
             rows = self._with_case_sensitive(False, lambda: self.sql(query))
-        except Exception as exc:  # the read a default-configured reader does
+        except Exception as exc:  # noqa: BLE001 - the read a default-configured reader does
             failure = spark_error(exc)
             try:  # exact names: still count what is there
                 rows = self._with_case_sensitive(True, lambda: self.sql(query))
-            except Exception:
+            except Exception:  # noqa: BLE001
                 rows = None
         track.fields = {f.id: f for f in fields}
         if rows is None:
@@ -407,7 +428,7 @@ class SparkOracle:
         values = ", ".join(literal(f["type"]) for f in schema["fields"])
         try:
             self._with_case_sensitive(False, lambda: self.sql(f"INSERT INTO {track.name} VALUES ({values})"))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - Spark rejections arrive as many types
             return spark_error(exc)
         for fid in track.counts:
             track.counts[fid] += 1
@@ -421,7 +442,7 @@ class SparkOracle:
             self._with_case_sensitive(
                 False, lambda: self.sql(f"SELECT * FROM {track.name} VERSION AS OF {track.first_snapshot}")
             )
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - Spark rejections arrive as many types
             return spark_error(exc)
         return None
 
@@ -436,14 +457,18 @@ class SparkOracle:
     def historic_fields(self, track: TableTrack, meta: dict) -> None:
         """Original field ids dropped during the setup: count them in the newest snapshot that had them."""
         current_ids = {f.id for f in schema_fields(current_schema(meta))}
-        snapshots = sorted(meta.get("snapshots") or [], key=lambda s: (s.get("sequence-number", 0), s.get("timestamp-ms", 0)))
+        snapshots = sorted(
+            meta.get("snapshots") or [], key=lambda s: (s.get("sequence-number", 0), s.get("timestamp-ms", 0))
+        )
         schemas = {s["schema-id"]: s for s in meta["schemas"]}
         for schema in sorted(meta["schemas"], key=lambda s: s["schema-id"]):
             gone = [f for f in schema_fields(schema) if f.id not in current_ids and f.id not in track.last_seen]
             if not gone:
                 continue
             for f in gone:
-                holders = [s for s in snapshots if f.id in {x.id for x in schema_fields(schemas[s.get("schema-id", -1)])}]
+                holders = [
+                    s for s in snapshots if f.id in {x.id for x in schema_fields(schemas[s.get("schema-id", -1)])}
+                ]
                 if not holders:
                     track.last_seen[f.id] = (f.key, f.dotted, 0)
                     continue
@@ -464,7 +489,7 @@ class SparkOracle:
             statements = [s for path in case.migration_files for s in read_statements(path)]
             for st in statements:
                 if st.kind == "session":
-                    m = re.match(r"\s*SET\s+([\w.]+)", st.text, re.I)
+                    m = re.match(r"\s*SET\s+([\w.]+)", st.text, re.IGNORECASE)
                     if m:
                         touched_conf.add(m[1])
                 self._run_statement(st, tracks)
@@ -478,7 +503,7 @@ class SparkOracle:
         for line, text in split_statements(case.setup.read_text()):
             try:
                 self.sql(text)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - Spark rejections arrive as many types
                 raise SetupError(f"setup.sql:{line}: Spark rejected a setup statement: {spark_error(exc)}") from None
         before = workdir / "before"
         if before.exists():
@@ -488,8 +513,12 @@ class SparkOracle:
         for table in self.table_dirs():
             shutil.copyfile(self.metadata_file(table), before / f"{table}.metadata.json")
             meta = self.metadata(table)
-            snaps = sorted(meta.get("snapshots") or [], key=lambda s: (s.get("sequence-number", 0), s.get("timestamp-ms", 0)))
-            track = TableTrack(table, self.version(table), True, first_snapshot=snaps[0]["snapshot-id"] if snaps else None)
+            snaps = sorted(
+                meta.get("snapshots") or [], key=lambda s: (s.get("sequence-number", 0), s.get("timestamp-ms", 0))
+            )
+            track = TableTrack(
+                table, self.version(table), True, first_snapshot=snaps[0]["snapshot-id"] if snaps else None
+            )
             read = self.observe(track, meta)
             empty = [track.fields[i].dotted for i, n in track.counts.items() if n == 0]
             if empty:
@@ -517,7 +546,7 @@ class SparkOracle:
         try:
             self.sql(st.text)
             st.accepted = True
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - Spark rejections arrive as many types
             st.accepted = False
             st.error = spark_error(exc)
         st.seconds = time.monotonic() - t0
@@ -665,12 +694,22 @@ def judge(case: Case, spark: SparkRun, lint: IcelintRun) -> Verdict:
                 problems.append("drop-with-data-no-warning")
             if st.rows_removed and not has_warning:
                 problems.append("rows-removed-no-warning")
-            if has_error and not (st.data_loss or st.health_failures or st.masked):
+            harmful = st.data_loss or st.health_failures or st.dropped_with_data or st.rows_removed
+            if has_error and not (harmful or st.masked):
                 problems.append("error-on-harmless")
         for p in problems:
             shown = mine if p != "error-on-harmless" else [f for f in mine if f.severity.value == "error"]
             out.append(Disagreement(p, st.where, st.first_line, st.spark_outcome, describe(shown)))
         agreements += not problems
+    # an error finding that belongs to no statement (icelint split or placed it differently)
+    for f in lint.findings:
+        if f.severity.value == "error" and not any(
+            f.path == str(st.path) and st.line <= f.line <= st.end_line for st in spark.statements
+        ):
+            where = f"{Path(f.path).name}:{f.line}"
+            out.append(
+                Disagreement("error-outside-statements", where, "(no statement at this line)", "-", describe([f]))
+            )
     tables = sorted(set(spark.final_metadata) | {t for t, v in lint.tables.items() if v is not None})
     for table in tables:
         if table in lint.unknown:
@@ -735,7 +774,7 @@ def run_case(oracle: SparkOracle, case: Case, workdir: Path) -> tuple[SparkRun, 
 def main(argv: list[str]) -> int:
     import tempfile
 
-    from tests.oracle.spark import spark_available, start_session
+    from tests.oracle.spark import spark_available
 
     ok, reason = spark_available()
     if not ok:
@@ -743,19 +782,20 @@ def main(argv: list[str]) -> int:
         return 2
     cases = load_cases(argv)
     with tempfile.TemporaryDirectory(prefix="icelint-diff-") as tmp:
-        spark = start_differential_session(Path(tmp) / "warehouse")
-        oracle = SparkOracle(spark, Path(tmp) / "warehouse")
+        oracle = SparkOracle(Path(tmp) / "warehouse")
         try:
             for case in cases:
                 srun, lint, verdict = run_case(oracle, case, Path(tmp) / "work" / case.name)
                 print(f"== {case.name} ({verdict.seconds:.1f}s)")
                 for st in srun.statements:
                     mine = [f for f in lint.findings if f.path == str(st.path) and st.line <= f.line <= st.end_line]
-                    print(f"  {st.where} [{st.seconds:.2f}s] {st.first_line}\n     Spark: {st.spark_outcome}\n     icelint: {describe(mine)}")
+                    print(
+                        f"  {st.where} [{st.seconds:.2f}s] {st.first_line}\n     Spark: {st.spark_outcome}\n     icelint: {describe(mine)}"
+                    )
                 for d in verdict.disagreements:
                     print("  " + str(d).replace("\n", "\n  "))
         finally:
-            spark.stop()
+            oracle.stop()
     return 0
 
 

@@ -24,7 +24,9 @@ def test_icelint_agrees_with_spark(case: Case, spark_oracle, tmp_path) -> None:
     try:
         _, _, verdict = run_case(spark_oracle, case, tmp_path)
     except SetupError as exc:
-        pytest.fail(f"{case.name}: broken case setup (a harness/case bug, not an icelint verdict): {exc}", pytrace=False)
+        pytest.fail(
+            f"{case.name}: broken case setup (a harness/case bug, not an icelint verdict): {exc}", pytrace=False
+        )
     VERDICTS.append(verdict)
     if verdict.disagreements:
         lines = [f"{case.name}: {len(verdict.disagreements)} disagreement(s) between icelint and Spark:"]

@@ -10,6 +10,10 @@ Markers, in SQL comments:
 - `-- metadata: ../../replay/37_setup_old_partition_spec/before/db.sales.metadata.json` (relative to the
   file; `db.t=path` allowed): the table state before the file, as `--metadata` gives it to the CLI.
 - `-- xfail: reason`: a known icelint bug; the case must fail (strict), so a fix shows up as XPASS.
+- `-- enable: ICE001, ICE011`: also run these rules (for ICE100, whose findings depend on the others);
+  only the folder's rule is compared with the markers.
+
+Findings are what `icelint check` reports: rules, then inline suppressions (`icelint.suppress`).
 
 A marker with no finding and a finding with no marker both fail, with the difference listed.
 """
@@ -23,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from icelint.discovery import discover
-from icelint.lint import lint_run
+from icelint import suppress
 from icelint.pipeline import parse_sources, replay
 from icelint.rules import ALL_RULES, get
 from icelint.source import SourceFile
@@ -35,6 +39,7 @@ RULES_DIR = ROOT / "fixtures" / "rules"
 EXPECT = re.compile(r"--\s*expect:\s*(?P<items>[^-]+?)\s*$")
 METADATA = re.compile(r"^\s*--\s*metadata:\s*(?P<spec>\S+)\s*$")
 XFAIL = re.compile(r"^\s*--\s*xfail:\s*(?P<reason>.+?)\s*$")
+ENABLE = re.compile(r"^\s*--\s*enable:\s*(?P<codes>[A-Za-z0-9_, -]+?)\s*$")
 ITEM = re.compile(r"^(?P<code>ICE\d{3})(?:\s+(?P<severity>error|warning|info))?$")
 
 
@@ -46,6 +51,7 @@ class Case:
     metadata: list[str] = field(default_factory=list)
     expected: list[tuple[str, int, str, str | None]] = field(default_factory=list)  # file, line, code, severity
     xfail: str | None = None
+    enable: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -68,6 +74,8 @@ def load_case(code: str, path: Path) -> Case:
                 case.metadata.append(_metadata_arg(m.group("spec"), f.parent))
             if m := XFAIL.match(text):
                 case.xfail = m.group("reason")
+            if m := ENABLE.match(text):
+                case.enable += [c.strip() for c in m.group("codes").split(",") if c.strip()]
             if m := EXPECT.search(text):
                 for raw in m.group("items").split(","):
                     item = ITEM.match(raw.strip())
@@ -89,11 +97,16 @@ CASES = all_cases()
 
 
 def lint_case(case: Case):
+    """The folder rule's findings as `icelint check` reports them (suppressions applied)."""
     rule = get(case.code)
     assert rule is not None, f"fixtures/rules/{case.code}: no such rule"
+    extra = [get(c) for c in case.enable]
+    assert all(extra), f"{case.id}: unknown rule in `-- enable:` {case.enable}"
+    rules = [r for r in ALL_RULES if r is rule or r in extra]
     parsed = parse_sources(SourceFile.read(f) for f in case.files)
     states = load_states(StateOptions(metadata=case.metadata)).assign(parsed.referenced_tables, parsed.created_tables)
-    return lint_run(replay(parsed, states), [rule])
+    outcome = suppress.lint(replay(parsed, states), rules)
+    return [f for f in outcome.findings if f.rule == case.code]
 
 
 def _params():

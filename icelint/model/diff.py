@@ -19,6 +19,7 @@ class SchemaDiff:
     added: list[tuple[Path, NestedField]] = field(default_factory=list)  # new field ids (nested ones too)
     removed: list[tuple[Path, NestedField]] = field(default_factory=list)  # ids gone (nested ones too)
     changed: list[tuple[Path, NestedField, NestedField]] = field(default_factory=list)  # (path now, new, old)
+    replaced_top: list[tuple[NestedField, NestedField]] = field(default_factory=list)  # top-level (new, old) objects
 
     @property
     def renamed(self) -> list[tuple[Path, NestedField, NestedField]]:
@@ -36,7 +37,23 @@ def diff(before: Schema, after: Schema) -> SchemaDiff:
     return out
 
 
+def _common_prefix(a: tuple, b: tuple) -> int:
+    """Length of the longest common prefix, found with C-level slice comparisons (binary search)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def _compare(old: tuple[NestedField, ...], new: tuple[NestedField, ...], old_prefix: Path, new_prefix: Path, out: SchemaDiff) -> None:
+    if len(old) > 16 and len(new) > 16:  # skip the unchanged head and tail of long structs
+        head = _common_prefix(old, new)
+        tail = _common_prefix(old[head:][::-1], new[head:][::-1])
+        old, new = old[head : len(old) - tail], new[head : len(new) - tail]
     if len(new) >= len(old) and new[: len(old)] == old and all(a is b for a, b in zip(old[-3:], new[len(old) - 3 : len(old)])):
         for f in new[len(old) :]:  # the common case, columns appended: no per-field work
             path = new_prefix + (f.name,)
@@ -56,6 +73,8 @@ def _compare(old: tuple[NestedField, ...], new: tuple[NestedField, ...], old_pre
             out.added.extend((path + p, x) for p, x in walk(children(f.type)))
             continue
         kept.add(f.id)
+        if not new_prefix:
+            out.replaced_top.append((f, prev))
         if prev.name != f.name or prev.required != f.required or prev.doc != f.doc or (
             f.type.is_primitive and prev.type != f.type
         ) or type(f.type) is not type(prev.type):

@@ -52,11 +52,33 @@ class Schema:
 
     def _top(self, field_id: int) -> NestedField | None:
         """A top-level field by id without building the full index (most lookups are top-level)."""
-        if "_index" not in self.__dict__:
-            for f in self.fields:
-                if f.id == field_id:
-                    return f
-        return None
+        return self._top_ids.get(field_id)
+
+    def carry_indexes(self, old: Schema, d) -> None:
+        """Derive this schema's top-level lookup tables from `old`'s and the diff between them.
+
+        The replay makes one schema per statement; copying a dict and patching the few changed
+        entries is far cheaper than rebuilding it from thousands of columns.
+        """
+        removed = [f for p, f in d.removed if len(p) == 1]
+        added = [f for p, f in d.added if len(p) == 1]
+        replaced = d.replaced_top
+        for attr, key in (("_exact_names", _name), ("_lower_names", _lower), ("_top_ids", _id)):
+            table = old.__dict__.get(attr)
+            if table is None:
+                continue
+            table = table.copy()
+            for f in removed:
+                if table.get(key(f)) is f:
+                    del table[key(f)]
+            for new, prev in replaced:
+                if table.get(key(prev)) is prev:
+                    del table[key(prev)]
+            for f in (*(n for n, _ in replaced), *added):
+                table.setdefault(key(f), f)
+            self.__dict__[attr] = table
+        if len(self.__dict__.get("_lower_names", ())) != len(self.__dict__.get("_exact_names", ())):
+            self.__dict__.pop("_lower_names", None)  # a case collision: first-wins order matters, rebuild
 
     def field_by_id(self, field_id: int) -> NestedField | None:
         top = self._top(field_id)
@@ -114,22 +136,30 @@ class Schema:
         return self.fields == other.fields and set(self.identifier_field_ids) == set(other.identifier_field_ids)
 
     @cached_property
-    def _top_names(self) -> tuple[dict[str, NestedField], dict[str, NestedField]]:
-        exact = {f.name: f for f in self.fields}
+    def _top_ids(self) -> dict[int, NestedField]:
+        return {f.id: f for f in self.fields}
+
+    @cached_property
+    def _exact_names(self) -> dict[str, NestedField]:
+        return {f.name: f for f in self.fields}
+
+    @cached_property
+    def _lower_names(self) -> dict[str, NestedField]:
         lower: dict[str, NestedField] = {}
         for f in self.fields:
             lower.setdefault(f.name.lower(), f)
-        return exact, lower
+        return lower
 
     @property
     def has_case_collisions(self) -> bool:
         """Two top-level names differing only in case (`status` and `Status`)."""
-        exact, lower = self._top_names
-        return len(lower) != len(exact)
+        return len(self._lower_names) != len(self._exact_names)
 
     def top_level(self, name: str, case_sensitive: bool = True) -> NestedField | None:
-        exact, lower = self._top_names
-        return exact.get(name) if case_sensitive else (exact.get(name) or lower.get(name.lower()))
+        hit = self._exact_names.get(name)
+        if hit is not None or case_sensitive:
+            return hit
+        return self._lower_names.get(name.lower())
 
     def find(self, path: Path, case_sensitive: bool = True) -> NestedField | None:
         """Resolve a dotted path; list/map children are named element/key/value."""
@@ -158,6 +188,18 @@ class Schema:
             out["identifier-field-ids"] = list(self.identifier_field_ids)
         out["fields"] = [f.to_json() for f in self.fields]
         return out
+
+
+def _name(f: NestedField) -> str:
+    return f.name
+
+
+def _lower(f: NestedField) -> str:
+    return f.name.lower()
+
+
+def _id(f: NestedField) -> int:
+    return f.id
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +291,11 @@ class TableMetadata:
     snapshots: tuple[Snapshot, ...] = ()
     current_snapshot_id: int | None = None
     has_data: bool = False  # a snapshot exists (from metadata), or rows were written by the scripts
+
+    @cached_property
+    def schema_identities(self) -> set:
+        """`Schema._identity` of every schema: a schema can only be reused if its identity is here."""
+        return {s._identity for s in self.schemas}
 
     @cached_property
     def schema(self) -> Schema:

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Iterable
 
 from icelint import changes as ch
+from icelint.model.diff import SchemaDiff
 from icelint.model.diff import diff as schema_diff
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, SortOrder, TableMetadata
 from icelint.model.types import V3_ONLY, ListType, MapType, NestedField, PrimitiveType, StructType, Type, children, walk
@@ -54,6 +55,7 @@ class Outcome:
     error: ReplayError | None = None
     case_sensitive: bool = False
     skipped: str | None = None  # why the step could not be replayed (unknown schema, non-Iceberg table)
+    diff: SchemaDiff | None = None  # what the step changed in the schema, when it made a new one
 
     @property
     def accepted(self) -> bool:
@@ -94,6 +96,7 @@ class Replay:
         return ReplayResult(outcomes, tables, self.initial, self.unknown, self.display, self.missing)
 
     def apply(self, step: ch.Step) -> Outcome:
+        self._diff: SchemaDiff | None = None
         if isinstance(step, ch.SessionConfig):
             if step.key.lower() == "spark.sql.casesensitive" and step.value is not None:
                 self.case_sensitive = step.value.strip().strip("'\"").lower() == "true"
@@ -119,7 +122,7 @@ class Replay:
                 e.span = step.span
             return Outcome(step, key, before, before, e, self.case_sensitive)
         self.tables[key] = after  # None: dropped (or renamed away)
-        return Outcome(step, key, before, after, None, self.case_sensitive)
+        return Outcome(step, key, before, after, None, self.case_sensitive, diff=self._diff)
 
     # ------------------------------------------------------------------ commits
     def _commit(self, key: str, meta: TableMetadata | None, step: ch.Commit) -> TableMetadata | None:
@@ -258,7 +261,8 @@ class Replay:
 
         fields = reassign(fresh.fields, current.fields)
         new_schema = Schema(0, fields)
-        schemas, schema_id = _add_schema(meta.schemas, new_schema, meta.current_schema_id)
+        schemas, added = _add_schema(meta.schemas, new_schema, meta.current_schema_id)
+        schema_id = added.schema_id
         by_name = {meta.schema.name_of(f.source_id): f for f in ()}
         del by_name
         new_spec_fields = []
@@ -503,21 +507,28 @@ class Replay:
         current = meta.schema
         if new_schema.same_as(current):
             return meta
+        d = self._diff = schema_diff(current, new_schema)
         if meta.format_version < 3:
-            d = schema_diff(current, new_schema)
             _check_format_types(Schema(0, tuple(f for _, f in d.added) + tuple(f for _, f, _ in d.changed)), meta.format_version)
-        schemas, schema_id = _add_schema(meta.schemas, new_schema, meta.current_schema_id)
-        schema = next(s for s in schemas if s.schema_id == schema_id)
-        for spec in meta.specs:
-            pt.check_spec_names(spec, schema)
+        schemas, schema = _add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schema_identities)
+        schema_id = schema.schema_id
+        if schema is not new_schema and schema.fields is new_schema.fields:
+            schema.carry_indexes(current, d)
+        new_names = {".".join(p) for p, _ in d.added} | {".".join(p) for p, _, _ in d.renamed}
+        if new_names:  # only a new name can collide with a partition field name (every spec is re-checked)
+            for spec in meta.specs:
+                pt.check_spec_names(spec, schema, new_names)
         pt.check_spec_compatible(meta.spec, schema)
         pt.check_sort_compatible(meta.sort_order, schema)
-        return meta.evolve(
+        out = meta.evolve(
             schemas=schemas,
             current_schema_id=schema_id,
             last_column_id=max(meta.last_column_id, last_column_id),
             properties=_column_properties(meta, current, schema),
         )
+        out.__dict__["schema_identities"] = meta.schema_identities | {schema._identity}  # carried, not rebuilt
+        out.__dict__["schema"] = schema
+        return out
 
     # ------------------------------------------------------------------ properties
     def _set_properties(self, meta: TableMetadata, c: ch.SetProperties) -> TableMetadata:
@@ -698,17 +709,20 @@ def _check_format_types(schema: Schema, version: int) -> None:
         raise ReplayError("unsupported-type", f"Invalid schema for v{version}:\n- " + "\n- ".join(problems), "iceberg")
 
 
-def _add_schema(schemas: tuple[Schema, ...], new: Schema, current_id: int) -> tuple[tuple[Schema, ...], int]:
+def _add_schema(
+    schemas: tuple[Schema, ...], new: Schema, current_id: int, identities: set | None = None
+) -> tuple[tuple[Schema, ...], Schema]:
     """`reuseOrCreateNewSchemaId`: an identical schema is reused, else max(id) + 1."""
     new_id = current_id
     ident = new._identity
-    if ident in [s._identity for s in schemas]:
+    if ident in (identities if identities is not None else {s._identity for s in schemas}):
         for s in schemas:
             if s._identity == ident and s.same_as(new):
-                return schemas, s.schema_id
+                return schemas, s
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
     new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
-    return schemas + (Schema(new_id, new.fields, new.identifier_field_ids),), new_id
+    added = Schema(new_id, new.fields, new.identifier_field_ids)
+    return schemas + (added,), added
 
 
 def _add_spec(specs: tuple[PartitionSpec, ...], new: PartitionSpec) -> tuple[tuple[PartitionSpec, ...], int]:

@@ -169,10 +169,15 @@ def _fmt(term: Term, fields: list[PartitionField]) -> str:
     return term.source_name
 
 
-def check_spec_names(spec: PartitionSpec, schema: Schema) -> None:
-    """Run on every spec at every schema change (`PartitionSpec.Builder.add` → checkAndAddPartitionName)."""
+def check_spec_names(spec: PartitionSpec, schema: Schema, only: set[str] | None = None) -> None:
+    """Run on every spec at every schema change (`PartitionSpec.Builder.add` → checkAndAddPartitionName).
+
+    `only`: the column names that are new in this change; no other name can start to collide.
+    """
     names: set[str] = set()
     for f in spec.fields:
+        if only is not None and f.name not in only:
+            continue
         existing = schema.find(tuple(f.name.split(".")))
         if existing is not None and existing.id != f.source_id:
             raise ReplayError(

@@ -264,6 +264,7 @@ class SchemaUpdate:
                             field_id=f.id,
                         )
         self._touched = self._touched_ids()
+        self._work = {i for i in (*self.deletes, *self.updates, *self._touched) if i not in self.added_ids}
         fields = self._apply_struct(schema.fields, ROOT)
         new = Schema(schema.schema_id, tuple(fields))
         ids: list[int] = []
@@ -295,8 +296,12 @@ class SchemaUpdate:
             out = list(fields)
             out.extend(self.updates[i] for i in self.parent_to_added.get(parent_id, ()))
             return self._apply_moves(out, parent_id)
+        work = self._work
         out: list[NestedField] = []
         for f in fields:
+            if f.id not in work:
+                out.append(f)  # untouched: the same object, so later diffs skip it by identity
+                continue
             if f.id in self.deletes:
                 continue
             t = self._apply_type(f)
@@ -311,7 +316,7 @@ class SchemaUpdate:
 
     def _pending_at(self, fields: tuple[NestedField, ...]) -> bool:
         """Does any existing field of this struct level get deleted, updated, or changed below?"""
-        ids = {i for i in (*self.deletes, *self.updates, *self._touched) if i not in self.added_ids}
+        ids = self._work
         return bool(ids) and not ids.isdisjoint([f.id for f in fields])
 
     def _apply_moves(self, out: list[NestedField], parent_id: int) -> list[NestedField]:

@@ -137,6 +137,8 @@ class RuleContext:
         b, a = self.outcome.before, self.outcome.after
         if not self.outcome.accepted or b is None or a is None or b.schema is a.schema:
             return SchemaDiff()
+        if self.outcome.diff is not None:
+            return self.outcome.diff  # computed once by the replay
         return diff(b.schema, a.schema)
 
     @property

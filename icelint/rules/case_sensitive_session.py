@@ -45,8 +45,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             )
         return
     d = ctx.diff
-    if ctx.after is None or not (d.added or d.changed):
-        return
+    if not ctx.outcome.case_sensitive or ctx.after is None or not (d.added or d.changed):
+        return  # case-insensitive resolution (Spark's default) rejects case-only twins itself
     schema = ctx.after.schema
     for path, f in [(p, f) for p, f in d.added] + [(p, f) for p, f, _ in d.renamed]:
         if len(path) == 1 and not schema.has_case_collisions:

@@ -50,13 +50,13 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     candidates = [(p, f, True) for p, f in d.added] + [(p, f, False) for p, f, _ in d.renamed]
     if not candidates:
         return
-    added_ids = {f.id for _, f in d.added}
+    added_paths = {p for p, _ in d.added}
     replacing = any(isinstance(c, ch.ReplaceColumns) for c in ctx.changes)
     data = has_data(ctx.after)
     severity = Severity.WARNING if data is False else Severity.ERROR
     for path, f, is_new in candidates:
         dotted = ".".join(path)
-        if len(path) > 1 and after.parent_id(f.id) in added_ids:
+        if len(path) > 1 and path[:-1] in added_paths:
             continue  # inside a column that is new as a whole: reported for its top
         holders = [h for h in ctx.history.former.get(dotted.lower(), []) if after.field_by_id(h.field_id) is None]
         if replacing:

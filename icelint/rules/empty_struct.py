@@ -35,11 +35,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     if not ctx.diff.removed or ctx.before is None or ctx.after is None:
         return
     before, after = ctx.before.schema, ctx.after.schema
-    parents = {before.parent_id(f.id) for _, f in ctx.diff.removed} - {None}
-    for pid in sorted(parents):  # type: ignore[type-var]
-        f = after.field_by_id(pid)
-        path = after.path_of(pid) if f is not None else None
-        if f is not None and path is not None and isinstance(f.type, StructType) and not f.type.fields:
+    parent_paths = {p[:-1] for p, _ in ctx.diff.removed if len(p) > 1}
+    for path in sorted(parent_paths):
+        f = after.find(path)
+        if f is not None and isinstance(f.type, StructType) and not f.type.fields:
             old = before.field_by_id(f.id)
             if old is not None and isinstance(old.type, StructType) and old.type.fields:
                 name = ".".join(path)

@@ -13,6 +13,7 @@ from typing import Any
 
 from icelint.model.table import (
     UNSORTED,
+    LazySchema,
     PartitionField,
     PartitionSpec,
     Schema,
@@ -72,6 +73,13 @@ def _schema(obj: dict[str, Any], default_id: int = 0) -> Schema:
     )
 
 
+def _lazy_schema(obj: dict[str, Any]) -> Schema:
+    """Older schemas are parsed on first use (a 500-version history costs nothing until needed)."""
+    if obj.get("type", "struct") != "struct" or not isinstance(obj.get("fields"), list):
+        raise ValueError("schema is not a struct")
+    return LazySchema(obj, field_from_json)
+
+
 def _spec_fields(fields: list[dict[str, Any]], next_id: int) -> tuple[PartitionField, ...]:
     out = []
     for f in fields:
@@ -87,8 +95,16 @@ def _spec_fields(fields: list[dict[str, Any]], next_id: int) -> tuple[PartitionF
 
 def _parse(obj: dict[str, Any], version: int) -> TableMetadata:
     if "schemas" in obj:
-        schemas = tuple(sorted((_schema(s) for s in obj["schemas"]), key=lambda s: s.schema_id))
         current_schema_id = int(obj["current-schema-id"])
+        schemas = tuple(
+            sorted(
+                (
+                    _schema(s) if int(s.get("schema-id", 0)) == current_schema_id else _lazy_schema(s)
+                    for s in obj["schemas"]
+                ),
+                key=lambda s: s.schema_id,
+            )
+        )
     elif version == 1 and "schema" in obj:
         schemas = (_schema(obj["schema"]),)
         current_schema_id = schemas[0].schema_id

@@ -355,3 +355,62 @@ class TableMetadata:
 def field_type_at(schema: Schema, field_id: int) -> Type | None:
     f = schema.field_by_id(field_id)
     return f.type if f else None
+
+
+class LazySchema(Schema):
+    """An older schema of a metadata file, parsed only when something looks inside it.
+
+    Large tables keep hundreds of full schema versions in `schemas`; the replay and most rules only
+    need the current one. Until parsed, `to_json` passes the file's own JSON through unchanged.
+    """
+
+    def __init__(self, raw: dict[str, Any], parse) -> None:  # noqa: D107 - frozen: set via object.__setattr__
+        object.__setattr__(self, "schema_id", int(raw.get("schema-id", 0)))
+        object.__setattr__(self, "identifier_field_ids", tuple(int(i) for i in raw.get("identifier-field-ids") or ()))
+        object.__setattr__(self, "_raw", raw)
+        object.__setattr__(self, "_parse", parse)
+
+    @property  # type: ignore[override]
+    def fields(self) -> tuple[NestedField, ...]:
+        parsed = self.__dict__.get("_fields")
+        if parsed is None:
+            parsed = tuple(self._parse(f) for f in self._raw["fields"])
+            object.__setattr__(self, "_fields", parsed)
+        return parsed
+
+    @cached_property
+    def _identity(self) -> tuple:
+        raw = self._raw["fields"]
+        ends = tuple(int(x["id"]) for x in raw[:2]) + tuple(int(x["id"]) for x in raw[-2:])
+        return (len(raw), ends, frozenset(self.identifier_field_ids))
+
+    def raw_paths(self) -> Iterator[tuple[Path, int]]:
+        """(path, field id) of every field, read from the JSON without building the model."""
+        todo: list[tuple[list, Path]] = [(self._raw["fields"], ())]
+        while todo:
+            fields, prefix = todo.pop()
+            for f in fields:
+                path = prefix + (f["name"],)
+                yield path, f["id"]
+                t = f["type"]
+                if isinstance(t, dict):
+                    kind = t.get("type")
+                    if kind == "struct":
+                        todo.append((t["fields"], path))
+                    elif kind == "list":
+                        todo.append(([{"name": "element", "id": t["element-id"], "type": t["element"]}], path))
+                    elif kind == "map":
+                        todo.append(([{"name": "key", "id": t["key-id"], "type": t["key"]},
+                                      {"name": "value", "id": t["value-id"], "type": t["value"]}], path))  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        if "_fields" in self.__dict__:
+            return super().to_json()
+        out: dict[str, Any] = {"type": "struct", "schema-id": self.schema_id}
+        if self.identifier_field_ids:
+            out["identifier-field-ids"] = list(self.identifier_field_ids)
+        out["fields"] = self._raw["fields"]
+        return out
+
+    def __repr__(self) -> str:
+        return f"LazySchema(schema_id={self.schema_id})"

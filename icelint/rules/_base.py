@@ -9,7 +9,7 @@ from typing import Callable, Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.diff import SchemaDiff, diff
-from icelint.model.table import Schema, TableMetadata
+from icelint.model.table import LazySchema, Schema, TableMetadata
 from icelint.replay.engine import Outcome, ReplayResult
 from icelint.replay.errors import ReplayError
 from icelint.source import Span
@@ -68,16 +68,18 @@ class TableHistory:
     def _load_metadata(self, meta: TableMetadata) -> None:
         current = meta.schema
         last_seen: dict[int, tuple[int, list[str]]] = {}
+        current_ids = {f.id for _, f in current.all_fields()}
         for s in meta.schemas:
             if s.schema_id == meta.current_schema_id:
                 continue
-            for path, f in s.all_fields():
-                if current.field_by_id(f.id) is None:
-                    sid, names = last_seen.get(f.id, (s.schema_id, []))
+            paths = s.raw_paths() if isinstance(s, LazySchema) else ((p, f.id) for p, f in s.all_fields())
+            for path, fid in paths:
+                if fid not in current_ids:
+                    sid, names = last_seen.get(fid, (s.schema_id, []))
                     name = ".".join(path)
                     if name not in names:
                         names.append(name)
-                    last_seen[f.id] = (max(sid, s.schema_id), names)
+                    last_seen[fid] = (max(sid, s.schema_id), names)
         for fid, (sid, names) in last_seen.items():
             for name in names:
                 self._remember(name, fid, f"before this migration (last present in schema {sid} of the table metadata)")

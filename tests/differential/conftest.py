@@ -82,4 +82,3 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         for v in failed:
             cats = Counter(d.category for d in v.disagreements)
             terminalreporter.write_line(f"  {v.case}: " + ", ".join(f"{c}={n}" for c, n in cats.items()))
-

@@ -17,8 +17,9 @@ own. After each accepted statement, for every table whose metadata changed:
   ``SELECT <one IS NOT NULL predicate per field id>, * FROM t``; nested fields inside lists and
   maps are counted per row with ``exists``). For a schema statement (not DML), a field id that is
   still there must keep its count; a field that is *new*, or renamed by the statement, and now
-  carries the name (path, compared case-insensitively) of an original field that is gone must read
-  as many values as that field last had, else the statement lost data (the drop-then-add, REPLACE
+  carries a name (path, compared case-insensitively) that an original field now gone had at any
+  time (in the setup's schemas or during the migration) must read as many values as that field
+  last had, else the statement lost data (the drop-then-add, REPLACE
   COLUMNS and rename-into-a-dropped-name traps). "Original" fields are those of the setup,
   including fields the setup dropped (counted by time travel to the newest snapshot that had
   them), so a re-add across the snapshot boundary counts too. An original
@@ -320,6 +321,8 @@ class TableTrack:
     original_ids: set[int] = field(default_factory=set)  # field ids of the setup (current and dropped)
     # last observation of every original field id: id → (path key, dotted path, non-null values)
     last_seen: dict[int, tuple[tuple[str, ...], str, int]] = field(default_factory=dict)
+    # every name (path key) an original field id has had: in any schema of the setup, or since
+    names: dict[int, set[tuple[str, ...]]] = field(default_factory=dict)
 
 
 class SetupError(Exception):
@@ -453,6 +456,7 @@ class SparkOracle:
         for fid, info in track.fields.items():
             if fid in track.original_ids:
                 track.last_seen[fid] = (info.key, info.dotted, track.counts.get(fid, 0))
+                track.names.setdefault(fid, set()).add(info.key)
 
     def historic_fields(self, track: TableTrack, meta: dict) -> None:
         """Original field ids dropped during the setup: count them in the newest snapshot that had them."""
@@ -467,7 +471,9 @@ class SparkOracle:
                 continue
             for f in gone:
                 holders = [
-                    s for s in snapshots if f.id in {x.id for x in schema_fields(schemas[s.get("schema-id", -1)])}
+                    s
+                    for s in snapshots
+                    if s.get("schema-id") in schemas and f.id in {x.id for x in schema_fields(schemas[s["schema-id"]])}
                 ]
                 if not holders:
                     track.last_seen[f.id] = (f.key, f.dotted, 0)
@@ -534,7 +540,10 @@ class SparkOracle:
             ]
             if failures:
                 raise SetupError(f"{table} is not healthy after setup.sql: " + "; ".join(failures))
-            track.original_ids = {fid for schema in meta["schemas"] for fid in (f.id for f in schema_fields(schema))}
+            for schema in meta["schemas"]:
+                for f in schema_fields(schema):
+                    track.names.setdefault(f.id, set()).add(f.key)
+            track.original_ids = set(track.names)
             self.remember(track)
             self.historic_fields(track, meta)
             track.version = self.version(table)
@@ -598,8 +607,8 @@ class SparkOracle:
                 continue
             # a new field, or one renamed by this statement: does it now carry the name of an original
             # field that is gone, and read fewer values than that field held?
-            for oid, (key, dotted, held) in track.last_seen.items():
-                if oid not in after and key == info.key and held > n:
+            for oid, (_, dotted, held) in track.last_seen.items():
+                if oid not in after and info.key in track.names.get(oid, ()) and held > n:
                     how = "a new field" if fid not in before_fields else f"renamed from {before_fields[fid].dotted}"
                     st.data_loss.append(
                         f"{track.name}.{info.dotted} is {how} (id {fid}) reading {n} values; "

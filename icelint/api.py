@@ -10,7 +10,7 @@
     if any(f.severity.value == "error" for f in findings):
         raise SystemExit("\\n".join(f"{f.path}:{f.line}: {f.rule} {f.message}" for f in findings))
 
-`icelint.lint` is this module's `lint` (see `icelint/__init__.py`).
+`icelint.lint` is this function, imported lazily by `icelint/__init__.py`.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def lint(
     Raises `icelint.source.InputError` for unreadable input.
     """
     from icelint import rules as registry
-    from icelint.lint import lint_run
+    from icelint import suppress
     from icelint.pipeline import parse_sources, replay
     from icelint.replay.engine import table_key
 
@@ -124,4 +124,5 @@ def lint(
     chosen = codes(select) if select else {r.code for r in registry.ALL_RULES}
     dropped = codes(ignore)
     rules = tuple(r for r in registry.ALL_RULES if r.code in chosen and r.code not in dropped)
-    return lint_run(replay(parsed, initial), rules)
+    # the same findings `icelint check` reports: `-- icelint: ignore ...` comments apply here too
+    return suppress.lint(replay(parsed, initial), rules).findings

@@ -197,11 +197,22 @@ class WriteData(NamedTuple):
 
     kind: str
     span: Span
+    sql: str | None = None  # the statement's text, for the checks Spark runs on literal VALUES
 
 
 class CallProcedure(NamedTuple):
     procedure: str  # lower-case procedure name, e.g. rollback_to_snapshot
     args: tuple[tuple[str | None, str], ...]
+    span: Span
+
+
+class RefChange(NamedTuple):
+    """CREATE/REPLACE/DROP BRANCH or TAG: no schema effect, but the ref must (not) exist."""
+
+    verb: str
+    kind: str
+    name: str
+    if_exists: bool
     span: Span
 
 
@@ -228,6 +239,7 @@ TableChange = (
     | DropIdentifierFields
     | WriteData
     | CallProcedure
+    | RefChange
     | NoEffect
 )
 

@@ -132,7 +132,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
 
     from icelint import suppress
     from icelint.findings import Severity
-    from icelint.lint import lint_run
+    from icelint.checker import lint_run
     from icelint.pending import make_plan, only_pending, parse_plan, pending_part
     from icelint.pipeline import replay
     from icelint.reporters import REPORTERS, Report

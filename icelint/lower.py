@@ -12,13 +12,22 @@ from icelint.syntax import ast
 DATA_WRITING = ("insert", "update", "delete", "merge", "truncate")
 
 
-def lower_files(files: Iterable[ast.ParsedFile]) -> list[ch.Step]:
-    """All statements of all files, in order, as steps; indexes run across files."""
+def lower_files(files: Iterable[ast.ParsedFile], texts: dict[str, str] | None = None) -> list[ch.Step]:
+    """All statements of all files, in order, as steps; indexes run across files.
+
+    `texts` (path → source text) lets DML carry its own text for the checks of `replay/dml.py`.
+    """
     counter = count()
     out: list[ch.Step] = []
     for f in files:
+        text = (texts or {}).get(f.path)
         for stmt in f.statements:
-            out.append(lower_statement(stmt, next(counter)))
+            step = lower_statement(stmt, next(counter))
+            if text is not None and isinstance(stmt, ast.Other) and isinstance(step, ch.Commit):
+                change = step.changes[0]
+                if isinstance(change, ch.WriteData) and change.kind == "insert":
+                    step = step._replace(changes=(change._replace(sql=text[stmt.span.start : stmt.span.end]),))
+            out.append(step)
     return out
 
 
@@ -169,6 +178,6 @@ def _lower_action(a: ast.AlterAction, span) -> Iterator[ch.TableChange]:  # noqa
     elif isinstance(a, ast.DropIdentifierFields):
         yield ch.DropIdentifierFields(tuple(p.parts for p in a.paths), tuple(p.span for p in a.paths), span)
     elif isinstance(a, ast.BranchOrTag):
-        yield ch.NoEffect(f"{a.verb} {a.kind}", span)
+        yield ch.RefChange(a.verb, a.kind, a.name, a.if_exists, span)
     else:  # pragma: no cover
         raise TypeError(f"cannot lower {type(a).__name__}")

@@ -174,10 +174,8 @@ def show_progress(stream=None) -> bool:
 
 def parse_plan(plan: Plan, pending_only: bool = False):
     """Read and parse the files of the plan (with a progress bar on a terminal for long runs)."""
-    from icelint.lower import lower_files
-    from icelint.pipeline import Parsed
+    from icelint.pipeline import parse_sources
     from icelint.source import SourceFile
-    from icelint.syntax.parser import parse_file
 
     sources = [SourceFile.read(f) for f in (plan.pending if pending_only else plan.files)]
     if len(sources) >= PROGRESS_MIN_FILES and show_progress():
@@ -193,13 +191,8 @@ def parse_plan(plan: Plan, pending_only: bool = False):
             transient=True,
         ) as bar:
             task = bar.add_task("parse", total=len(sources))
-            files = []
-            for s in sources:
-                files.append(parse_file(s))
-                bar.advance(task)
-    else:
-        files = [parse_file(s) for s in sources]
-    return Parsed(sources, files, lower_files(files))
+            return parse_sources(sources, on_file=lambda: bar.advance(task))
+    return parse_sources(sources)
 
 
 def pending_part(parsed, plan: Plan):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from icelint import changes as ch
 from icelint.lower import lower_files
@@ -46,10 +46,15 @@ class Run:
     result: ReplayResult
 
 
-def parse_sources(sources: Iterable[SourceFile]) -> Parsed:
+def parse_sources(sources: Iterable[SourceFile], on_file: Callable[[], None] | None = None) -> Parsed:
+    """Parse and lower files; `on_file` is called after each file (a progress bar's tick)."""
     sources = list(sources)
-    files = [parse_file(s) for s in sources]
-    return Parsed(sources, files, lower_files(files))
+    files = []
+    for s in sources:
+        files.append(parse_file(s))
+        if on_file is not None:
+            on_file()
+    return Parsed(sources, files, lower_files(files, {s.path: s.text for s in sources}))
 
 
 def replay(parsed: Parsed, initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False) -> Run:

@@ -258,7 +258,7 @@ def _unused(d: Directive, enabled: set[str], rule) -> Finding | None:
 def lint(run, rules, config: Config | None = None) -> Outcome:
     """Every rule over a run, then the suppressions of all its files: what `icelint check` reports
     when every file is under review."""
-    from icelint.lint import lint_run
+    from icelint.checker import lint_run
 
     return apply(lint_run(run, rules), run.parsed, run.sources, [r.code for r in rules], config)
 

@@ -174,4 +174,8 @@ def _parse(obj: dict[str, Any], version: int) -> TableMetadata:
         snapshots=snapshots,
         current_snapshot_id=current_snapshot,
         has_data=bool(snapshots),
+        refs=MappingProxyType(
+            {str(k): str(v.get("type", "branch")) for k, v in (obj.get("refs") or {}).items() if isinstance(v, dict)}
+            or ({"main": "branch"} if current_snapshot is not None else {})
+        ),
     )

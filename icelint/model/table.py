@@ -291,6 +291,7 @@ class TableMetadata:
     snapshots: tuple[Snapshot, ...] = ()
     current_snapshot_id: int | None = None
     has_data: bool = False  # a snapshot exists (from metadata), or rows were written by the scripts
+    refs: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # branch/tag name → type
 
     @cached_property
     def schema_identities(self) -> set:

@@ -16,6 +16,7 @@ from icelint.model.diff import SchemaDiff
 from icelint.model.diff import diff as schema_diff
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, SortOrder, TableMetadata
 from icelint.model.types import V3_ONLY, ListType, MapType, NestedField, PrimitiveType, StructType, Type, children, walk
+from icelint.replay import dml
 from icelint.replay import partitioning as pt
 from icelint.replay import spark_types as sp
 from icelint.replay.errors import ReplayError
@@ -114,6 +115,8 @@ class Replay:
         elif isinstance(first, ch.CreateTable):
             self.missing.discard(key)  # created after all (a script used it before creating it)
         if key in self.missing:
+            if isinstance(first, ch.DropTable) and not first.if_exists:
+                return Outcome(step, key, None, None, _not_found(step), self.case_sensitive)
             return Outcome(step, key, None, None, None, self.case_sensitive, "unknown-table")
         try:
             after = self._commit(key, before, step)
@@ -166,9 +169,42 @@ class Replay:
             return self._set_identifiers(meta, c)
         if isinstance(c, ch.DropIdentifierFields):
             return self._drop_identifiers(meta, c)
+        if isinstance(c, ch.RefChange):
+            return self._ref(meta, c)
+        if isinstance(c, ch.CallProcedure) and c.procedure == "rollback_to_timestamp":
+            _check_rollback_to_timestamp(c, meta)
         if isinstance(c, ch.WriteData):
+            dml.check_row_level(c.kind, meta)
+            if c.sql is not None:
+                dml.check_insert(c.sql, _quoted(step.table), meta, self.case_sensitive)
+            if c.kind.startswith("truncate"):  # the current snapshot no longer holds any row
+                return meta.evolve(has_data=False) if meta.has_data else meta
             return meta if meta.has_data else meta.evolve(has_data=True)
         return meta  # CallProcedure, NoEffect
+
+    def _ref(self, meta: TableMetadata, c: ch.RefChange) -> TableMetadata:
+        """Iceberg's `UpdateSnapshotReferencesOperation` checks (branches and tags share one namespace)."""
+        refs = dict(meta.refs)
+        exists = c.name in refs
+        what = c.kind.capitalize()
+        if c.verb == "drop":
+            if not exists or refs[c.name] != c.kind:
+                if c.if_exists:
+                    return meta
+                raise ReplayError("unsupported", f"{what} does not exist: {c.name}", "iceberg")
+            del refs[c.name]
+        elif c.verb == "create":
+            if exists:
+                if c.if_exists:
+                    return meta
+                raise ReplayError("unsupported", f"Ref {c.name} already exists", "iceberg")
+            refs[c.name] = c.kind
+        elif c.verb == "replace":
+            if not exists:
+                raise ReplayError("unsupported", f"{what} does not exist: {c.name}", "iceberg")
+        else:  # create or replace
+            refs[c.name] = c.kind
+        return meta.evolve(refs=MappingProxyType(refs))
 
     # ------------------------------------------------------------------ CREATE TABLE
     def _create(self, key: str, meta: TableMetadata | None, c: ch.CreateTable, step: ch.Commit) -> TableMetadata | None:
@@ -196,6 +232,8 @@ class Replay:
             seen[low] = col.path[-1]
             if col.default is not None:
                 raise ReplayError("default-value", f"Cannot create column {col.path[-1]} with a default value: Iceberg's Spark 3.5 catalog does not support column default values", "spark", span=col.span)
+        for col in c.columns:
+            self._check_nested_names(col.type, col.path[-1], col.span)
         props = dict(c.properties)
         version = DEFAULT_FORMAT_VERSION
         if "format-version" in props:
@@ -291,23 +329,45 @@ class Replay:
     # ------------------------------------------------------------------ schema changes
     def _resolve(self, schema: Schema, path: Path, step: ch.Commit, span=None) -> tuple[Path, NestedField]:
         """Spark's analyzer resolution: case-insensitive unless spark.sql.caseSensitive=true."""
-        fields = schema.fields
+        out, found, invalid_at = self._walk(schema, path)
+        if invalid_at is not None:
+            raise ReplayError(
+                "unknown-column",
+                f"[INVALID_FIELD_NAME] Field name {_quoted(dotted(path))} is invalid: {_quoted(dotted(out[:invalid_at]))} is not a struct.",
+                "spark",
+                span=span,
+                column=dotted(path),
+            )
+        if found is None:
+            raise ReplayError(
+                "unknown-column",
+                f"Missing field {dotted(path)} in table {step.table} with schema: {schema.struct}",
+                "spark",
+                span=span,
+                column=dotted(path),
+            )
+        return out, found
+
+    def _walk(self, schema: Schema, path: Path) -> tuple[Path, NestedField | None, int | None]:
+        """Resolve `path` like Spark: names case-insensitively (by default), but the `element`, `key` and
+        `value` of lists and maps only exactly as written. Returns (resolved prefix, field or None, index
+        of the part that addresses a list/map wrongly or None)."""
         out: list[str] = []
         found: NestedField | None = None
         for i, part in enumerate(path):
-            found = schema.top_level(part, self.case_sensitive) if i == 0 else _match(fields, part, self.case_sensitive)
+            if i == 0:
+                found = schema.top_level(part, self.case_sensitive)
+            elif isinstance(found.type, (ListType, MapType)):  # type: ignore[union-attr]
+                kids = children(found.type)  # type: ignore[union-attr]
+                found = next((k for k in kids if k.name == part), None)
+                if found is None:
+                    return tuple(out), None, i
+            else:
+                found = _match(children(found.type), part, self.case_sensitive)  # type: ignore[union-attr]
             if found is None:
-                raise ReplayError(
-                    "unknown-column",
-                    f"Missing field {dotted(path)} in table {step.table} with schema: {schema.struct}",
-                    "spark",
-                    span=span,
-                    column=dotted(path),
-                )
+                return tuple(out), None, None
             out.append(found.name)
-            fields = children(found.type)
-        assert found is not None
-        return tuple(out), found
+        return tuple(out), found, None
 
     def _sibling_exists(self, schema: Schema, parent: Path, name: str) -> NestedField | None:
         if not parent:
@@ -328,6 +388,15 @@ class Replay:
                 upd.delete_column(path)
             elif isinstance(c, ch.RenameColumn):
                 path, f = self._resolve(schema, c.path, step, c.span)
+                parent = self._try_resolve(schema, path[:-1]) if len(path) > 1 else None
+                if parent is not None and isinstance(parent.type, (ListType, MapType)):
+                    raise ReplayError(
+                        "unsupported",
+                        f"[INVALID_FIELD_NAME] Field name {_quoted(dotted(path[:-1] + (c.new_name,)))} is invalid: "
+                        f"{_quoted(dotted(path[:-1]))} is not a struct.",
+                        "spark",
+                        column=dotted(path),
+                    )
                 clash = self._sibling_exists(schema, path[:-1], c.new_name)
                 if clash is not None:
                     raise ReplayError(
@@ -387,14 +456,7 @@ class Replay:
         return self._commit_schema(meta, new_schema, upd.last_column_id)
 
     def _try_resolve(self, schema: Schema, path: Path) -> NestedField | None:
-        fields = schema.fields
-        found = None
-        for i, part in enumerate(path):
-            found = schema.top_level(part, self.case_sensitive) if i == 0 else _match(fields, part, self.case_sensitive)
-            if found is None:
-                return None
-            fields = children(found.type)
-        return found
+        return self._walk(schema, path)[1]
 
     def _add(self, schema: Schema, upd: SchemaUpdate, col: ch.ColumnSpec, step: ch.Commit, added_here: dict[Path, list[str]], replacing: bool = False) -> None:
         parent, name = col.path[:-1], col.path[-1]
@@ -436,6 +498,7 @@ class Replay:
                 span=span,
             )
         sp.spark_type(col.type)  # unsupported types fail here, in Spark
+        self._check_nested_names(col.type, dotted(rparent + (name,)), span)
         if col.after is not None:
             ref = rparent + (col.after[-1],)
             if self._try_resolve(schema, ref) is None and not any(
@@ -457,6 +520,26 @@ class Replay:
             ref_name = col.after[-1]
             existing = self._try_resolve(schema, rparent + (ref_name,))
             upd.move_after(full, rparent + ((existing.name if existing else ref_name),))
+
+    def _check_nested_names(self, t, prefix: str, span) -> None:
+        """Spark rejects struct types with a field name twice (compared as its resolver compares)."""
+        if t.name == "struct":
+            seen: set[str] = set()
+            for f in t.fields:
+                key = f.name if self.case_sensitive else f.name.lower()
+                if key in seen:
+                    raise ReplayError(
+                        "duplicate-column",
+                        f"[COLUMN_ALREADY_EXISTS] The column {_quoted(prefix + '.' + f.name)} already exists.",
+                        "spark",
+                        span=f.span or span,
+                        column=f"{prefix}.{f.name}",
+                    )
+                seen.add(key)
+                self._check_nested_names(f.type, f"{prefix}.{f.name}", span)
+        for inner, part in ((t.element, "element"), (t.key, "key"), (t.value, "value")):
+            if inner is not None:
+                self._check_nested_names(inner, f"{prefix}.{part}", span)
 
     def _update_type(self, upd: SchemaUpdate, path: Path, f: NestedField, new: "ch.SqlType", step: ch.Commit) -> None:  # type: ignore[name-defined]
         target = sp.spark_type(new)
@@ -723,6 +806,33 @@ def _add_schema(
     new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
     added = Schema(new_id, new.fields, new.identifier_field_ids)
     return schemas + (added,), added
+
+
+def _check_rollback_to_timestamp(c: ch.CallProcedure, meta: TableMetadata) -> None:
+    """`rollback_to_timestamp` needs a snapshot older than the timestamp (session time zone: UTC assumed)."""
+    import datetime as dt
+
+    raw = next((v for k, v in c.args if k and k.lower() == "timestamp"), None)
+    if raw is None:
+        positional = [v for k, v in c.args if k is None]
+        raw = positional[1] if len(positional) > 1 else None
+    if raw is None:
+        return
+    text = raw.strip()
+    if text.upper().startswith("TIMESTAMP"):
+        text = text[len("TIMESTAMP") :].strip()
+    text = text.strip("'\"")
+    try:
+        when = dt.datetime.fromisoformat(text)
+    except ValueError:
+        return
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    ts = int(when.timestamp() * 1000)
+    if ts >= int(dt.datetime.now(dt.timezone.utc).timestamp() * 1000):
+        return  # snapshots written by the scripts may be older than that
+    if not any(s.timestamp_ms < ts for s in meta.snapshots):
+        raise ReplayError("procedure", f"Cannot roll back, no valid snapshot older than: {ts}", "iceberg")
 
 
 def _add_spec(specs: tuple[PartitionSpec, ...], new: PartitionSpec) -> tuple[tuple[PartitionSpec, ...], int]:

@@ -48,6 +48,13 @@ class TableHistory:
         self._former: dict[str, list[FormerField]] | None = None
         self._names: dict[int, list[str]] = {}  # renames seen during the run: id → earlier names
         self._pending: list[tuple[str, int, str]] = []
+        self.added_at: dict[int, int] = {}  # field ids added by the scripts → statement index
+        self.last_write = -1  # statement index of the last INSERT/UPDATE/DELETE/MERGE on the table
+
+    def unwritten_since_added(self, field_id: int) -> bool:
+        """Added by these scripts and no row written since: old rows read NULL in it."""
+        added = self.added_at.get(field_id)
+        return added is not None and self.last_write < added
 
     @classmethod
     def from_metadata(cls, meta: TableMetadata) -> TableHistory:
@@ -90,14 +97,33 @@ class TableHistory:
         if all(x.field_id != field_id for x in holders):
             holders.append(FormerField(field_id, path, where))
 
+    def _metadata_names(self) -> dict[int, list[str]]:
+        """field id → every path it had in the metadata's schemas (read once, on the first drop)."""
+        cached = self.__dict__.get("_meta_names")
+        if cached is None:
+            cached = {}
+            if self._meta is not None:
+                for s in self._meta.schemas:
+                    paths = s.raw_paths() if isinstance(s, LazySchema) else ((p, f.id) for p, f in s.all_fields())
+                    for path, fid in paths:
+                        names = cached.setdefault(fid, [])
+                        name = ".".join(path)
+                        if name not in names:
+                            names.append(name)
+            self.__dict__["_meta_names"] = cached
+        return cached
+
     def record(self, d: SchemaDiff, where: str) -> None:
         """Remember renames and drops of one accepted step."""
         for _, new, old in d.renamed:
             self._names.setdefault(new.id, []).append(old.name)
         for path, f in d.removed:
             parent = path[:-1]
-            for name in [path[-1], *self._names.get(f.id, [])]:
-                entry = (".".join(parent + (name,)), f.id, f"at {where}")
+            earlier = [".".join(parent + (n,)) for n in self._names.get(f.id, [])]
+            if self._meta is not None:
+                earlier += self._metadata_names().get(f.id, [])
+            for name in dict.fromkeys([".".join(path), *earlier]):
+                entry = (name, f.id, f"at {where}")
                 if self._former is None:
                     self._pending.append(entry)
                 else:

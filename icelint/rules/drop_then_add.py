@@ -68,18 +68,35 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         old = holders[-1]
         span = _span_for(ctx, path) or ctx.step.span
         table = ctx.table_name
-        what = "re-adds" if is_new else "renames another column into"
-        lost = (
-            "the table holds no data yet, so nothing is lost now"
-            if data is False
-            else f"existing data files keep their values under field id {old.field_id}, which the current schema no "
-            f"longer has: every existing row reads NULL in `{dotted}` at the current snapshot (the values stay "
-            "visible only to time travel)"
-        )
-        msg = (
-            f"`{table}`: this {what} `{dotted}` as field id {f.id}, but `{old.path}` was field id {old.field_id} "
-            f"(dropped {old.where}); {lost}"
-        )
+        if is_new:
+            lost = (
+                "the table holds no data yet, so nothing is lost now"
+                if data is False
+                else f"existing data files keep their values under field id {old.field_id}, which the current schema no "
+                f"longer has: every existing row reads NULL in `{dotted}` at the current snapshot (the values stay "
+                "visible only to time travel)"
+            )
+            msg = (
+                f"`{table}`: this re-adds `{dotted}` as field id {f.id}, but `{old.path}` was field id {old.field_id} "
+                f"(dropped {old.where}); {lost}"
+            )
+        elif ctx.history.unwritten_since_added(f.id) and data is not False:
+            prev = before.name_of(f.id)
+            msg = (
+                f"`{table}`: this renames `{prev}` (field id {f.id}) into `{dotted}`, a name that belonged to field id "
+                f"{old.field_id} (dropped {old.where}); `{prev}` was added by these migrations and nothing has written "
+                f"it since, so every existing row reads NULL in `{dotted}` (field id {old.field_id}'s values stay "
+                "visible only to time travel)"
+            )
+        else:
+            # renaming a (backfilled) column into the freed name is the usual replacement recipe: the name
+            # now shows another column's values, and the dropped column's own values only for time travel
+            severity = Severity.WARNING
+            msg = (
+                f"`{table}`: this renames field id {f.id} into `{dotted}`, a name that belonged to field id "
+                f"{old.field_id} (dropped {old.where}): readers of `{dotted}` now see field id {f.id}'s values, and "
+                f"field id {old.field_id}'s values stay visible only to time travel"
+            )
         help_ = (
             f"keep the data by renaming instead of dropping: `ALTER TABLE {table} RENAME COLUMN {old.path} "
             f"TO {old.path.split('.')[-1]}_old` before adding `{dotted}`, then backfill, switch readers, and drop the old "

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.types import StructType
 from icelint.rules._base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
+    yield from _declared_empty(ctx)
     if not ctx.diff.removed or ctx.before is None or ctx.after is None:
         return
     before, after = ctx.before.schema, ctx.after.schema
@@ -51,6 +53,27 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                     column=name,
                     field_id=f.id,
                 )
+
+
+def _declared_empty(ctx: RuleContext) -> Iterator[Finding]:
+    """`struct<>` written in CREATE TABLE or ADD COLUMN: accepted, and no row can ever be written."""
+    if not ctx.accepted or ctx.after is None:
+        return
+    if ctx.before is None:
+        candidates = list(ctx.after.schema.all_fields()) if any(isinstance(c, ch.CreateTable) for c in ctx.changes) else []
+    else:
+        candidates = ctx.diff.added
+    for path, f in candidates:
+        if isinstance(f.type, StructType) and not f.type.fields:
+            name = ".".join(path)
+            yield ctx.finding(
+                RULE,
+                f"`{ctx.table_name}`: `{name}` (field id {f.id}) is declared as an empty struct<>; Spark accepts it, but "
+                "every write to the table then fails with 'Cannot write a schema with an empty group'",
+                "give the struct at least one field, or leave the column out until it has one",
+                column=name,
+                field_id=f.id,
+            )
 
 
 RULE = Rule("ICE007", "empty-struct", Severity.ERROR, check, __doc__)

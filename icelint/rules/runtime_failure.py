@@ -46,6 +46,9 @@ _HELP = {
     "format-version": "format versions only go up; v3 is the highest Iceberg 1.10 supports",
     "default-value": "Spark cannot set default values on Iceberg columns: add the column without DEFAULT and backfill it",
     "unsupported-type": "use a type Iceberg supports in this format version",
+    "dml": "write the row for the table as the migration leaves it: one value per column, in the current column "
+    "order (or name the columns), no NULL in required columns, literals of the column's type",
+    "procedure": "check the procedure's arguments against the table's snapshots (`SELECT * FROM <table>.snapshots`)",
 }
 
 

@@ -209,6 +209,7 @@ class BranchOrTag(NamedTuple):
     verb: str  # 'create' | 'replace' | 'create_or_replace' | 'drop'
     kind: str  # 'branch' | 'tag'
     name: str
+    if_exists: bool = False  # IF EXISTS (drop) / IF NOT EXISTS (create)
 
 
 AlterAction = (

@@ -730,7 +730,18 @@ class _StatementParser:
             return self.set_config(span)
         if k == "CALL":
             return self.call(span)
+        if k == "COMMENT" and self.kw(1) == "ON" and self.kw(2) == "TABLE":
+            return self.comment_on_table(span)
         return self.other(span)
+
+    def comment_on_table(self, span: Span) -> Statement:
+        """`COMMENT ON TABLE t IS 'text' | NULL`: Spark stores it as the `comment` property ('' for NULL)."""
+        self.i = 3
+        table = self.name("a table name")
+        self.expect("IS")
+        text = "" if self.accept("NULL") else self.string()
+        self.expect_end()
+        return AlterTable(table, SetProperties((("comment", text),)), span)
 
     def other(self, span: Span) -> Statement:
         t, n = self.t, self.n
@@ -874,12 +885,14 @@ class _StatementParser:
         kind = self.t[self.i].kw.lower()  # type: ignore[union-attr]
         self.i += 1
         if verb == "drop":
-            self.accept_seq("IF", "EXISTS")
+            guarded = self.accept_seq("IF", "EXISTS")
         elif verb != "replace":
-            self.accept_seq("IF", "NOT", "EXISTS")
+            guarded = self.accept_seq("IF", "NOT", "EXISTS")
+        else:
+            guarded = False
         name = self.ident(f"a {kind} name").text
         self.i = self.n  # options (AS OF VERSION, RETAIN, WITH SNAPSHOT RETENTION) are skipped
-        return BranchOrTag(verb, kind, name)
+        return BranchOrTag(verb, kind, name, bool(guarded))
 
     def alter_column(self, verb: str) -> AlterAction:
         self.accept("COLUMN")

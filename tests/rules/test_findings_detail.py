@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from icelint.findings import Finding
-from icelint.lint import lint_run
+from icelint.checker import lint_run
 from icelint.model.metadata import parse_metadata_bytes
 from icelint.pipeline import replay_text
 from icelint.rules import ALL_RULES, get

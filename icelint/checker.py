@@ -26,6 +26,11 @@ def lint_run(run: Run, rules: Sequence[Rule]) -> list[Finding]:
             findings.extend(rule.check(ctx))
         if ctx.diff.removed or ctx.diff.changed:
             history.record(ctx.diff, where(outcome.step.span))
+        if outcome.accepted:
+            for _, f in ctx.diff.added:
+                history.added_at[f.id] = outcome.step.index
+            if any(isinstance(c, ch.WriteData) and not c.kind.startswith("truncate") for c in ctx.changes):
+                history.last_write = outcome.step.index
         if isinstance(outcome.step, ch.Commit) and outcome.after is None and outcome.before is not None:
             histories.pop(key, None)  # dropped or renamed away: a later CREATE starts a new history
     return sorted(set(findings), key=lambda f: f.sort_key)

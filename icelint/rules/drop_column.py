@@ -37,16 +37,17 @@ from icelint.rules._base import Rule, RuleContext, has_data
 def check(ctx: RuleContext) -> Iterator[Finding]:
     if not ctx.accepted or ctx.before is None or ctx.after is None or has_data(ctx.before) is False:
         return
-    before, after = ctx.before.schema, ctx.after.schema
-    if before is after:
+    removed = {f.id: ".".join(p) for p, f in ctx.diff.removed}
+    if not removed:
         return
+    before = ctx.before.schema
     for c in ctx.changes:
         if not isinstance(c, ch.DeleteColumn):
             continue
         f = before.find(c.path, case_sensitive=False)
-        if f is None or after.field_by_id(f.id) is not None:
+        if f is None or f.id not in removed:
             continue
-        name = before.name_of(f.id)
+        name = removed[f.id]
         yield ctx.finding(
             RULE,
             f"`{ctx.table_name}`: dropping `{name}` (field id {f.id}) hides its values in every existing data file from "

@@ -32,14 +32,15 @@ from icelint.rules._base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    if not ctx.accepted or ctx.before is None:
+    renamed = {new.id: path[:-1] + (old.name,) for path, new, old in ctx.diff.renamed}
+    if not renamed or ctx.before is None:
         return
     for c in ctx.changes:
         if isinstance(c, ch.RenameColumn):
             f = ctx.before.schema.find(c.path, case_sensitive=False)
-            if f is None:
+            if f is None or f.id not in renamed:
                 continue
-            old = ctx.before.schema.name_of(f.id)
+            old = ".".join(renamed[f.id])
             yield ctx.finding(
                 RULE,
                 f"`{ctx.table_name}`: renaming `{old}` to `{c.new_name}` keeps field id {f.id} and its data, but every "

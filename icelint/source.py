@@ -34,15 +34,7 @@ class SourceFile:
 
     @classmethod
     def read(cls, path: str | Path) -> SourceFile:
-        p = Path(path)
-        try:
-            data = p.read_bytes()
-        except FileNotFoundError:
-            raise InputError(f"{path}: no such file") from None
-        except IsADirectoryError:
-            raise InputError(f"{path}: is a directory, not a SQL file") from None
-        except OSError as e:
-            raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+        data = read_bytes(path, missing="no such file", directory="is a directory, not a SQL file")
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
@@ -50,6 +42,19 @@ class SourceFile:
         if not text.strip():
             raise InputError(f"{path}: empty file, expected Spark SQL statements")
         return cls(str(path), text)
+
+
+def read_bytes(path: str | Path, missing: str, directory: str, label: str | None = None) -> bytes:
+    """A file's bytes, or an `InputError` naming the file (as `label`, if given) and what is wrong."""
+    name = label or path
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{name}: {missing}") from None
+    except IsADirectoryError:
+        raise InputError(f"{name}: {directory}") from None
+    except OSError as e:
+        raise InputError(f"{name}: cannot read: {e.strerror or e}") from None
 
 
 class LineIndex:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from icelint.model.metadata import parse_metadata_bytes
 from icelint.model.table import TableMetadata
-from icelint.source import InputError
+from icelint.source import InputError, read_bytes
 
 _NAMED_FILE = re.compile(r"^(?P<name>[^/\\]+?)(\.gz)?\.metadata\.json(\.gz)?$")
 _NUMBERED = re.compile(r"^v?\d+(-|$)")
@@ -85,16 +85,12 @@ def read_metadata_bytes(path: str, properties: dict[str, str] | None = None, sec
         )
 
         return read_remote(path, properties, secrets)
-    local = _local_path(path)
-    p = Path(local)
-    try:
-        return p.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such metadata file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory; use --table-dir for a table directory") from None
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+    return read_bytes(
+        _local_path(path),
+        missing="no such metadata file",
+        directory="is a directory; use --table-dir for a table directory",
+        label=path,
+    )
 
 
 def _local_path(path: str) -> str:

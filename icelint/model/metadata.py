@@ -22,6 +22,7 @@ from icelint.model.table import (
     SortOrder,
     TableMetadata,
 )
+from icelint.model import fastload
 from icelint.model.types import TypeParseError, field_from_json
 from icelint.source import InputError
 
@@ -41,6 +42,12 @@ def parse_metadata_bytes(data: bytes, origin: str) -> TableMetadata:
         raise InputError(f"{origin}: not a metadata.json file (not UTF-8 text)") from None
     if not text.strip():
         raise InputError(f"{origin}: empty file, expected Iceberg table metadata JSON")
+    if len(data) >= fastload.THRESHOLD:
+        cut = fastload.split(text, field_from_json)
+        if cut is not None:
+            head, schemas = cut
+            head["schemas"] = schemas  # the current one decoded, older ones as text
+            return metadata_from_json(head, origin)
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
@@ -99,7 +106,9 @@ def _parse(obj: dict[str, Any], version: int) -> TableMetadata:
         schemas = tuple(
             sorted(
                 (
-                    _schema(s) if int(s.get("schema-id", 0)) == current_schema_id else _lazy_schema(s)
+                    s if isinstance(s, Schema)
+                    else _schema(s) if int(s.get("schema-id", 0)) == current_schema_id
+                    else _lazy_schema(s)
                     for s in obj["schemas"]
                 ),
                 key=lambda s: s.schema_id,

@@ -122,10 +122,17 @@ class Schema:
 
     @cached_property
     def _identity(self) -> tuple:
-        """A cheap necessary condition for `same_as` (O(1): no walk over the fields)."""
-        f = self.fields
-        ends = tuple(x.id for x in f[:2]) + tuple(x.id for x in f[-2:])
-        return (len(f), ends, frozenset(self.identifier_field_ids))
+        """A necessary condition for `same_as`: how many field ids, which identifier fields.
+
+        Also computable from a schema's JSON text without decoding it (`fastload.TextSchema`), and
+        carried from one schema version to the next by the replay (`field_count`).
+        """
+        return (self.field_count, frozenset(self.identifier_field_ids))
+
+    @cached_property
+    def field_count(self) -> int:
+        """Every field id, list elements and map keys/values included."""
+        return len(self._by_id)
 
     def same_as(self, other: Schema) -> bool:
         """Iceberg's `sameSchema`: same struct and identifier fields (the schema id is ignored)."""
@@ -380,10 +387,8 @@ class LazySchema(Schema):
         return parsed
 
     @cached_property
-    def _identity(self) -> tuple:
-        raw = self._raw["fields"]
-        ends = tuple(int(x["id"]) for x in raw[:2]) + tuple(int(x["id"]) for x in raw[-2:])
-        return (len(raw), ends, frozenset(self.identifier_field_ids))
+    def field_count(self) -> int:
+        return sum(1 for _ in self.raw_paths())
 
     def raw_paths(self) -> Iterator[tuple[Path, int]]:
         """(path, field id) of every field, read from the JSON without building the model."""

@@ -588,15 +588,17 @@ class Replay:
 
     def _commit_schema(self, meta: TableMetadata, new_schema: Schema, last_column_id: int) -> TableMetadata:
         current = meta.schema
-        if new_schema.same_as(current):
-            return meta
+        if new_schema.fields == current.fields and set(new_schema.identifier_field_ids) == set(current.identifier_field_ids):
+            return meta  # nothing changed (fields are shared objects: this compares by identity first)
         d = self._diff = schema_diff(current, new_schema)
+        new_schema.__dict__["field_count"] = current.field_count + len(d.added) - len(d.removed)
         if meta.format_version < 3:
             _check_format_types(Schema(0, tuple(f for _, f in d.added) + tuple(f for _, f, _ in d.changed)), meta.format_version)
         schemas, schema = _add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schema_identities)
         schema_id = schema.schema_id
         if schema is not new_schema and schema.fields is new_schema.fields:
             schema.carry_indexes(current, d)
+            schema.__dict__["field_count"] = new_schema.field_count
         new_names = {".".join(p) for p, _ in d.added} | {".".join(p) for p, _, _ in d.renamed}
         if new_names:  # only a new name can collide with a partition field name (every spec is re-checked)
             for spec in meta.specs:

@@ -278,31 +278,11 @@ class Replay:
 
     def _replace_table(self, meta: TableMetadata, fresh: Schema, spec: PartitionSpec, properties: dict[str, str], c: ch.CreateTable) -> TableMetadata:
         """`TableMetadata.buildReplacement`: ids reused by name from the current schema."""
-        current = meta.schema
         last = [meta.last_column_id]
-
-        def reassign(fields: tuple[NestedField, ...], old: tuple[NestedField, ...] | None) -> tuple[NestedField, ...]:
-            out = []
-            olds = {f.name: f for f in old or ()}
-            for f in fields:
-                prev = olds.get(f.name)
-                if prev is not None:
-                    fid = prev.id
-                else:
-                    last[0] += 1
-                    fid = last[0]
-                out.append((f, fid, prev))
-            result = []
-            for f, fid, prev in out:
-                result.append(NestedField(fid, f.name, _reassign_type(f.type, prev.type if prev else None, last), f.required, f.doc))
-            return tuple(result)
-
-        fields = reassign(fresh.fields, current.fields)
+        fields = _reassign_type(StructType(fresh.fields), StructType(meta.schema.fields), last).fields  # type: ignore[attr-defined]
         new_schema = Schema(0, fields)
         schemas, added = _add_schema(meta.schemas, new_schema, meta.current_schema_id)
         schema_id = added.schema_id
-        by_name = {meta.schema.name_of(f.source_id): f for f in ()}
-        del by_name
         new_spec_fields = []
         next_pid = meta.last_partition_id
         for f in spec.fields:
@@ -324,6 +304,7 @@ class Replay:
             default_sort_order_id=0,
             properties=MappingProxyType(props),
             current_snapshot_id=None,
+            has_data=False,  # the replacement's current snapshot holds no rows
         )
 
     # ------------------------------------------------------------------ schema changes

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules._base import RUNTIME_RULE, Rule, RuleContext, error_owner
 
@@ -62,6 +63,15 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`), "
             "or include the migration that creates it",
             span=ctx.commit.table_span if ctx.commit else None,
+        )
+        return
+    if ctx.accepted and ctx.outcome.table in ctx.result.unknown and any(isinstance(c, ch.CreateTable) for c in ctx.changes):
+        yield ctx.finding(
+            RULE,
+            f"`{table}` gets a schema icelint cannot know (CREATE TABLE ... AS SELECT without a column list, or not "
+            "an Iceberg table): later statements on it are not checked",
+            f"give the table an explicit column list, or pass its metadata (`--metadata {table}=...`) to a later run",
+            severity=Severity.INFO,
         )
         return
     if error_owner(ctx.outcome) != RUNTIME_RULE:

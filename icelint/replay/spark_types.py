@@ -94,6 +94,14 @@ def sql_name(t: SparkType) -> str:
     return names.get(k, k.upper())
 
 
+def type_text(t: SqlType) -> str:
+    """How to write `t` in Spark SQL (`decimal(18,2)`), or `<type>` for a type Spark cannot use."""
+    try:
+        return sql_name(spark_type(t)).lower()
+    except ReplayError:
+        return "<type>"
+
+
 _NUMERIC_ORDER = ("byte", "short", "int", "long", "float", "double")
 _INTEGRAL_DIGITS = {"byte": 3, "short": 5, "int": 10, "long": 20}
 _ATOMIC = {"byte", "short", "int", "long", "float", "double", "decimal", "string", "varchar", "char", "binary",

@@ -76,10 +76,7 @@ def _target_type(ctx: RuleContext) -> str:
 
     for c in ctx.changes:
         if isinstance(c, (ch.UpdateColumnType, ch.HiveChangeColumn)):
-            try:
-                return sp.sql_name(sp.spark_type(c.type)).lower()
-            except Exception:  # noqa: BLE001 - an unsupported type is reported elsewhere
-                break
+            return sp.type_text(c.type)
     return "<type>"
 
 

@@ -64,10 +64,7 @@ def _added_type(ctx: RuleContext, column: str) -> str:
         specs = [c.column] if isinstance(c, ch.AddColumn) else list(c.columns) if isinstance(c, ch.ReplaceColumns) else []
         for spec in specs:
             if spec.path[-1].lower() == leaf:
-                try:
-                    return sp.sql_name(sp.spark_type(spec.type)).lower()
-                except Exception:  # noqa: BLE001 - an unsupported type is reported elsewhere
-                    break
+                return sp.type_text(spec.type)
     return "<type>"
 
 

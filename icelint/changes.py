@@ -33,7 +33,6 @@ class ColumnSpec(NamedTuple):
 class AddColumn(NamedTuple):
     column: ColumnSpec
     span: Span
-    if_not_exists: bool = False
 
 
 class DeleteColumn(NamedTuple):

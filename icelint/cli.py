@@ -54,15 +54,6 @@ def main() -> None:
     """Lint Spark SQL migrations of Apache Iceberg tables against the tables' real state."""
 
 
-def _states(metadata: Sequence[str], parsed, sources=None, config=None) -> dict:
-    """Table states: --metadata, the `state_options` (`sources`), else `[tool.icelint]` (`config`: its state keys)."""
-    from icelint.sources import load_states
-    from icelint.sources.options import config_state, resolve
-
-    states = load_states(resolve(metadata, sources, config_state() if config is None else config))
-    return states.assign(parsed.referenced_tables, parsed.created_tables)
-
-
 def _parse(paths: Sequence[str]):
     from icelint.discovery import discover
     from icelint.pipeline import parse_sources
@@ -78,11 +69,12 @@ def _default_format() -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
-def _state_sources(metadata: Sequence[str], sources, cfg):
-    """The state sources of a check: the flags, else the `[tool.icelint]` keys (flags win)."""
+def _state_sources(metadata: Sequence[str], sources, cfg=None):
+    """The state sources of a command: the flags, else the `[tool.icelint]` keys (flags win)."""
+    from icelint.config import load_config
     from icelint.sources.options import resolve
 
-    return resolve(metadata, sources, cfg.state() or None)
+    return resolve(metadata, sources, (cfg or load_config()).state() or None)
 
 
 @main.command()
@@ -176,9 +168,11 @@ def schema(paths, metadata, fmt, sources) -> None:
     """Show each table's state after replaying the migrations."""
     from icelint.pipeline import replay
     from icelint.schema_view import render_json, render_text
+    from icelint.sources import load_states
 
     parsed = _parse(paths)
-    run = replay(parsed, _states(metadata, parsed, sources))
+    states = load_states(_state_sources(metadata, sources))
+    run = replay(parsed, states.assign(parsed.referenced_tables, parsed.created_tables))
     if fmt == "json":
         render_json(run, sys.stdout)
     else:
@@ -229,10 +223,9 @@ def explain(rule) -> None:
 @state_options
 def snapshot(tables, out, check_only, metadata, sources) -> None:
     """Save the current metadata of TABLES (db.table ...) from a state source, to lint offline in CI."""
-    from icelint.sources.options import config_state, resolve
     from icelint.sources.snapshot import run_snapshot
 
-    sys.exit(run_snapshot(tables, out, resolve(metadata, sources, config_state()), check=check_only, echo=click.echo))
+    sys.exit(run_snapshot(tables, out, _state_sources(metadata, sources), check=check_only, echo=click.echo))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -126,7 +126,7 @@ def _(stmt: ast.AlterTable, index: int) -> ch.Step:
 def _lower_action(a: ast.AlterAction, span) -> Iterator[ch.TableChange]:  # noqa: C901 - a flat dispatch
     if isinstance(a, ast.AddColumns):
         for c in a.columns:
-            yield ch.AddColumn(_spec(c), c.span, a.if_not_exists)
+            yield ch.AddColumn(_spec(c), c.span)
     elif isinstance(a, ast.DropColumns):
         for p in a.paths:
             yield ch.DeleteColumn(p.parts, p.span, a.if_exists)

@@ -134,10 +134,3 @@ def resolve(metadata: Sequence[str], sources: StateOptions | None,
     flags = replace(sources or StateOptions(), metadata=list(metadata))
     file_opts = config if isinstance(config, StateOptions) or config is None else states_from_config(config)
     return merge_state_options(flags, file_opts)
-
-
-def config_state() -> dict[str, Any]:
-    """The state-source keys of the `[tool.icelint]` in force (found from the current directory)."""
-    from icelint.config import load_config
-
-    return load_config().state()

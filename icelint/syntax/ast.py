@@ -101,7 +101,6 @@ class SortTerm(NamedTuple):
 
 class AddColumns(NamedTuple):
     columns: tuple[ColumnDef, ...]
-    if_not_exists: bool = False
 
 
 class DropColumns(NamedTuple):

@@ -255,6 +255,7 @@ class SchemaUpdate:
                         "to update identifier fields.",
                         "identifier",
                         field_id=f.id,
+                        column=dotted(name),
                     )
                 for anc in schema.ancestors(f.id):
                     if anc.id in self.deletes:
@@ -373,13 +374,13 @@ def validate_identifier_field(schema: Schema, field_id: int) -> None:
         raise _iae(f"Cannot add fieldId {field_id} as an identifier field: field does not exist", "identifier")
     name = f.name
     if not f.type.is_primitive:
-        raise _iae(f"Cannot add field {name} as an identifier field: not a primitive type field", "identifier", field_id=field_id)
+        raise _iae(f"Cannot add field {name} as an identifier field: not a primitive type field", "identifier", field_id=field_id, column=schema.name_of(field_id))
     if not f.required:
-        raise _iae(f"Cannot add field {name} as an identifier field: not a required field", "identifier", field_id=field_id)
+        raise _iae(f"Cannot add field {name} as an identifier field: not a required field", "identifier", field_id=field_id, column=schema.name_of(field_id))
     if isinstance(f.type, PrimitiveType) and f.type.name in ("float", "double"):
-        raise _iae(f"Cannot add field {name} as an identifier field: must not be float or double field", "identifier", field_id=field_id)
+        raise _iae(f"Cannot add field {name} as an identifier field: must not be float or double field", "identifier", field_id=field_id, column=schema.name_of(field_id))
     for anc in schema.ancestors(field_id):
         if isinstance(anc.type, (ListType, MapType)):
-            raise _iae(f"Cannot add field {name} as an identifier field: must not be nested in {anc.type}", "identifier", field_id=field_id)
+            raise _iae(f"Cannot add field {name} as an identifier field: must not be nested in {anc.type}", "identifier", field_id=field_id, column=schema.name_of(field_id))
         if not anc.required:
-            raise _iae(f"Cannot add field {name} as an identifier field: must not be nested in an optional field {anc}", "identifier", field_id=field_id)
+            raise _iae(f"Cannot add field {name} as an identifier field: must not be nested in an optional field {anc}", "identifier", field_id=field_id, column=schema.name_of(field_id))

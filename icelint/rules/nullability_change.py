@@ -49,7 +49,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "and enforce non-null values in the writer"
         )
     elif e.kind == "identifier":
-        help_ = f"drop it from the identifier fields first (`ALTER TABLE {table} DROP IDENTIFIER FIELDS {e.column or '<col>'}`) if it may be null"
+        help_ = (
+            f"drop it from the identifier fields first (`ALTER TABLE {table} DROP IDENTIFIER FIELDS {e.column or '<col>'}`) "
+            "if it may be null"
+        )
     else:
         help_ = "Iceberg cannot make an optional column required; enforce non-null values in the writing job instead"
     yield ctx.finding(RULE, f"`{table}`: {e.quoted}", help_, span=e.span, column=e.column, field_id=e.field_id)

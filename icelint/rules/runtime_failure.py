@@ -82,11 +82,26 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     yield ctx.finding(
         RULE,
         f"`{table}`: {who}: {e.quoted.splitlines()[0]}",
-        _HELP.get(e.kind),
+        _specific_help(e, table) or _HELP.get(e.kind),
         span=e.span,
         column=e.column,
         field_id=e.field_id,
     )
+
+
+def _specific_help(e, table: str) -> str | None:
+    """Help naming the real column and field id, where the error tells which they are."""
+    if e.kind == "identifier" and e.column:
+        return (
+            f"update the identifier fields first, in a separate statement: `ALTER TABLE {table} DROP IDENTIFIER "
+            f"FIELDS {e.column}` (or `SET IDENTIFIER FIELDS` to the new set)"
+        )
+    if e.kind == "duplicate-column" and e.column and e.field_id is not None:
+        return (
+            f"a column named like `{e.column}` already exists (field id {e.field_id}); Spark compares names "
+            "case-insensitively: pick another name, or change the existing column with RENAME COLUMN / ALTER COLUMN"
+        )
+    return None
 
 
 def _first_reference(ctx: RuleContext) -> int:

@@ -202,3 +202,24 @@ def test_every_finding_message_is_one_line_and_help_has_no_placeholder() -> None
             if re.search(r"\{\w+\}|None\b", f.message + (f.help or "")):
                 bad.append((case.id, f.line, f.message[:80]))
     assert not bad, bad
+
+
+def test_identifier_failures_name_the_identifier_field_in_their_help() -> None:
+    sql = (
+        "CREATE TABLE db.acc (account_id bigint NOT NULL, legacy_key string NOT NULL) USING iceberg;\n"
+        "ALTER TABLE db.acc SET IDENTIFIER FIELDS account_id, legacy_key;\n"
+        "ALTER TABLE db.acc ALTER COLUMN account_id DROP NOT NULL;\n"
+        "ALTER TABLE db.acc DROP COLUMN legacy_key;\n"
+    )
+    optional = one(sql, "ICE004")
+    assert optional.column_path == "account_id" and optional.field_id == 1
+    assert "DROP IDENTIFIER FIELDS account_id`" in optional.help
+    dropped = one(sql, "ICE005")
+    assert dropped.column_path == "legacy_key" and dropped.field_id == 2
+    assert "ALTER TABLE db.acc DROP IDENTIFIER FIELDS legacy_key`" in dropped.help
+
+
+def test_duplicate_name_help_names_the_existing_field() -> None:
+    sql = "CREATE TABLE db.u (id bigint, Email string) USING iceberg;\nALTER TABLE db.u ADD COLUMN email string;\n"
+    f = one(sql, "ICE005")
+    assert "field id 2" in f.help and "`email`" in f.help

@@ -7,6 +7,7 @@ schema costs one identity check per top-level column rather than a walk of every
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Mapping, Sequence
 
 from icelint.model.table import Schema
 from icelint.model.types import NestedField, children, walk
@@ -30,10 +31,21 @@ class SchemaDiff:
         return [c for c in self.changed if c[1].type.is_primitive and c[1].type != c[2].type]
 
 
-def diff(before: Schema, after: Schema) -> SchemaDiff:
+def diff(before: Schema, after: Schema, top_changes: Mapping[int, NestedField | None] | None = None) -> SchemaDiff:
+    """What changed from `before` to `after`.
+
+    `top_changes` (from `SchemaUpdate.top_changes`) names the only top-level field ids whose objects
+    differ (None: deleted); with it, the unchanged columns are not even looked at.
+    """
     out = SchemaDiff()
-    if before.fields is not after.fields:
+    if before.fields is after.fields:
+        return out
+    if top_changes is None:
         _compare(before.fields, after.fields, (), (), out)
+        return out
+    gone = [prev for prev in map(before.top_field, top_changes) if prev is not None]
+    fresh = [f for f in top_changes.values() if f is not None]
+    _match(gone, fresh, (), (), out)
     return out
 
 
@@ -60,6 +72,11 @@ def _compare(old: tuple[NestedField, ...], new: tuple[NestedField, ...], old_pre
             out.added.append((path, f))
             out.added.extend((path + p, x) for p, x in walk(children(f.type)))
         return
+    _match(old, new, old_prefix, new_prefix, out)
+
+
+def _match(old: Sequence[NestedField], new: Sequence[NestedField], old_prefix: Path, new_prefix: Path, out: SchemaDiff) -> None:
+    """Pair the fields of one struct level by id: added, removed, changed (and what changed below)."""
     old_by_id = {f.id: f for f in old}
     kept: set[int] = set()
     for f in new:

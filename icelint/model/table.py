@@ -7,6 +7,7 @@ Immutable values mirroring metadata.json (format v1, v2, v3). The replay produce
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
@@ -50,9 +51,10 @@ class Schema:
     def _parents(self) -> dict[int, int | None]:
         return self._index[1]
 
-    def _top(self, field_id: int) -> NestedField | None:
+    def top_field(self, field_id: int) -> NestedField | None:
         """A top-level field by id without building the full index (most lookups are top-level)."""
         return self._top_ids.get(field_id)
+
 
     def carry_indexes(self, old: Schema, d) -> None:
         """Derive this schema's top-level lookup tables from `old`'s and the diff between them.
@@ -63,32 +65,40 @@ class Schema:
         removed = [f for p, f in d.removed if len(p) == 1]
         added = [f for p, f in d.added if len(p) == 1]
         replaced = d.replaced_top
-        for attr, key in (("_exact_names", _name), ("_lower_names", _lower), ("_top_ids", _id)):
+        for attr, key in (("_lower_names", _lower), ("_top_ids", _id)):
             table = old.__dict__.get(attr)
             if table is None:
                 continue
             table = table.copy()
+            moved = []  # replaced fields whose key changed (renames): delete all first, then insert
+            for new, prev in replaced:
+                k = key(prev)
+                if table.get(k) is prev:
+                    if key(new) == k:
+                        table[k] = new  # in place: no hole in the dict, so the next copy stays a fast memcpy
+                        continue
+                    del table[k]
+                moved.append(new)
             for f in removed:
                 if table.get(key(f)) is f:
                     del table[key(f)]
-            for new, prev in replaced:
-                if table.get(key(prev)) is prev:
-                    del table[key(prev)]
-            for f in (*(n for n, _ in replaced), *added):
+            for f in moved:
+                table.setdefault(key(f), f)
+            for f in added:
                 table.setdefault(key(f), f)
             self.__dict__[attr] = table
-        if len(self.__dict__.get("_lower_names", ())) != len(self.__dict__.get("_exact_names", ())):
+        if len(self.__dict__.get("_lower_names", self.fields)) != len(self.fields):
             self.__dict__.pop("_lower_names", None)  # a case collision: first-wins order matters, rebuild
 
     def field_by_id(self, field_id: int) -> NestedField | None:
-        top = self._top(field_id)
+        top = self.top_field(field_id)
         if top is not None:
             return top
         hit = self._by_id.get(field_id)
         return hit[1] if hit else None
 
     def path_of(self, field_id: int) -> Path | None:
-        top = self._top(field_id)
+        top = self.top_field(field_id)
         if top is not None:
             return (top.name,)
         hit = self._by_id.get(field_id)
@@ -99,12 +109,12 @@ class Schema:
         return ".".join(p) if p else None
 
     def parent_id(self, field_id: int) -> int | None:
-        if self._top(field_id) is not None:
+        if self.top_field(field_id) is not None:
             return None
         return self._parents.get(field_id)
 
     def ancestors(self, field_id: int) -> list[NestedField]:
-        if self._top(field_id) is not None:
+        if self.top_field(field_id) is not None:
             return []
         out = []
         pid = self._parents.get(field_id)
@@ -147,26 +157,32 @@ class Schema:
         return {f.id: f for f in self.fields}
 
     @cached_property
-    def _exact_names(self) -> dict[str, NestedField]:
-        return {f.name: f for f in self.fields}
-
-    @cached_property
     def _lower_names(self) -> dict[str, NestedField]:
+        """Lower-cased top-level name → the first field with it (Spark's case-insensitive resolution)."""
         lower: dict[str, NestedField] = {}
         for f in self.fields:
             lower.setdefault(f.name.lower(), f)
         return lower
 
+    @cached_property
+    def _exact_names(self) -> dict[str, NestedField]:
+        """Only built when two top-level names differ only in case (`_lower_names` answers otherwise)."""
+        return {f.name: f for f in self.fields}
+
     @property
     def has_case_collisions(self) -> bool:
         """Two top-level names differing only in case (`status` and `Status`)."""
-        return len(self._lower_names) != len(self._exact_names)
+        return len(self._lower_names) != len(self.fields)
 
     def top_level(self, name: str, case_sensitive: bool = True) -> NestedField | None:
-        hit = self._exact_names.get(name)
-        if hit is not None or case_sensitive:
+        hit = self._lower_names.get(name.lower())
+        if hit is None or hit.name == name:
             return hit
-        return self._lower_names.get(name.lower())
+        if self.has_case_collisions:  # `name` may be the exact name of a case twin
+            exact = self._exact_names.get(name)
+            if exact is not None:
+                return exact
+        return None if case_sensitive else hit
 
     def find(self, path: Path, case_sensitive: bool = True) -> NestedField | None:
         """Resolve a dotted path; list/map children are named element/key/value."""
@@ -195,10 +211,6 @@ class Schema:
             out["identifier-field-ids"] = list(self.identifier_field_ids)
         out["fields"] = [f.to_json() for f in self.fields]
         return out
-
-
-def _name(f: NestedField) -> str:
-    return f.name
 
 
 def _lower(f: NestedField) -> str:
@@ -301,9 +313,15 @@ class TableMetadata:
     refs: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # branch/tag name → type
 
     @cached_property
-    def schema_identities(self) -> set:
-        """`Schema._identity` of every schema: a schema can only be reused if its identity is here."""
-        return {s._identity for s in self.schemas}
+    def schema_index(self) -> dict[tuple, tuple[Schema, ...]]:
+        """`Schema._identity` → the schemas that have it: a schema can only be reused from its bucket.
+
+        The replay carries it from one state to the next (`with_schema`) instead of rebuilding it.
+        """
+        index: dict[tuple, tuple[Schema, ...]] = {}
+        for s in self.schemas:
+            index[s._identity] = index.get(s._identity, ()) + (s,)
+        return index
 
     @cached_property
     def schema(self) -> Schema:
@@ -335,7 +353,21 @@ class TableMetadata:
         return None
 
     def evolve(self, **changes: Any) -> TableMetadata:
-        return replace(self, **changes)
+        """A copy with `changes`; derived values (`schema`, `spec`, ...) are kept unless a change touches them.
+
+        The replay makes one state per statement: copying the instance dict is several times cheaper
+        than `dataclasses.replace`, and keeps the lookups the next statement needs.
+        """
+        state = self.__dict__.copy()
+        for k in changes:
+            if k not in _FIELDS:
+                raise TypeError(f"TableMetadata has no field {k!r}")
+            for derived in _DERIVED.get(k, ()):
+                state.pop(derived, None)
+        state.update(changes)
+        out = object.__new__(TableMetadata)
+        out.__dict__.update(state)
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """The state as a metadata.json object (the keys Iceberg's TableMetadataParser writes)."""
@@ -420,3 +452,15 @@ class LazySchema(Schema):
 
     def __repr__(self) -> str:
         return f"LazySchema(schema_id={self.schema_id})"
+
+
+_FIELDS = frozenset(f.name for f in dataclass_fields(TableMetadata))
+# cached properties, by the fields they are computed from (dropped by `evolve` when one changes)
+_DERIVED = {
+    "schemas": ("schema", "schema_index"),
+    "current_schema_id": ("schema",),
+    "specs": ("spec",),
+    "default_spec_id": ("spec",),
+    "sort_orders": ("sort_order",),
+    "default_sort_order_id": ("sort_order",),
+}

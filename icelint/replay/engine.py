@@ -434,7 +434,7 @@ class Replay:
                 if c.first or c.after:
                     self._move(schema, upd, path, c.first, c.after, step)
         new_schema = upd.apply()
-        return self._commit_schema(meta, new_schema, upd.last_column_id)
+        return self._commit_schema(meta, new_schema, upd.last_column_id, upd.top_changes)
 
     def _try_resolve(self, schema: Schema, path: Path) -> NestedField | None:
         return self._walk(schema, path)[1]
@@ -567,32 +567,37 @@ class Replay:
             )
         upd.move_after(path, path[:-1] + (target.name,))
 
-    def _commit_schema(self, meta: TableMetadata, new_schema: Schema, last_column_id: int) -> TableMetadata:
+    def _commit_schema(
+        self, meta: TableMetadata, new_schema: Schema, last_column_id: int, top_changes: dict | None = None
+    ) -> TableMetadata:
         current = meta.schema
         if new_schema.fields == current.fields and set(new_schema.identifier_field_ids) == set(current.identifier_field_ids):
             return meta  # nothing changed (fields are shared objects: this compares by identity first)
-        d = self._diff = schema_diff(current, new_schema)
+        d = self._diff = schema_diff(current, new_schema, top_changes)
         new_schema.__dict__["field_count"] = current.field_count + len(d.added) - len(d.removed)
-        if meta.format_version < 3:
+        if meta.format_version < 3 and (d.added or d.changed):
             _check_format_types(Schema(0, tuple(f for _, f in d.added) + tuple(f for _, f, _ in d.changed)), meta.format_version)
-        schemas, schema = _add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schema_identities)
+        index = meta.schema_index
+        schemas, schema = _add_schema(meta.schemas, new_schema, meta.current_schema_id, index)
         schema_id = schema.schema_id
         if schema is not new_schema and schema.fields is new_schema.fields:
             schema.carry_indexes(current, d)
             schema.__dict__["field_count"] = new_schema.field_count
-        new_names = {".".join(p) for p, _ in d.added} | {".".join(p) for p, _, _ in d.renamed}
+        renamed = d.renamed
+        new_names = {".".join(p) for p, _ in d.added} | {".".join(p) for p, _, _ in renamed}
         if new_names:  # only a new name can collide with a partition field name (every spec is re-checked)
             for spec in meta.specs:
                 pt.check_spec_names(spec, schema, new_names)
-        pt.check_spec_compatible(meta.spec, schema)
-        pt.check_sort_compatible(meta.sort_order, schema)
+        _check_binding(meta.spec, meta.sort_order, current, schema, d)
         out = meta.evolve(
             schemas=schemas,
             current_schema_id=schema_id,
             last_column_id=max(meta.last_column_id, last_column_id),
-            properties=_column_properties(meta, current, schema),
+            properties=_column_properties(meta, current, schema) if d.removed or renamed else meta.properties,
         )
-        out.__dict__["schema_identities"] = meta.schema_identities | {schema._identity}  # carried, not rebuilt
+        if schemas is not meta.schemas:  # carried, not rebuilt
+            index = {**index, schema._identity: index.get(schema._identity, ()) + (schema,)}
+        out.__dict__["schema_index"] = index
         out.__dict__["schema"] = schema
         return out
 
@@ -763,6 +768,29 @@ def _format_version(v: str) -> int:
     return n
 
 
+def _check_binding(spec: PartitionSpec, order: SortOrder, old: Schema, new: Schema, d: SchemaDiff) -> None:
+    """The default spec and sort order must still bind to the new schema (`checkCompatibility`).
+
+    Binding depends only on each source field's existence, type and ancestors. When the old schema
+    is known to bind the same spec and order, and no source field was dropped or retyped, the new
+    one binds too and the check is skipped; each schema remembers what it was checked against.
+    """
+    bound = old.__dict__.get("_binds")
+    if bound is None or bound[0] is not spec or bound[1] is not order or _sources_touched(spec, order, d):
+        pt.check_spec_compatible(spec, new)
+        pt.check_sort_compatible(order, new)
+    new.__dict__["_binds"] = (spec, order)
+
+
+def _sources_touched(spec: PartitionSpec, order: SortOrder, d: SchemaDiff) -> bool:
+    sources = {f.source_id for f in spec.fields} | {f.source_id for f in order.fields}
+    if not sources:
+        return False
+    return any(f.id in sources for _, f in d.removed) or any(
+        new.id in sources and new.type != old.type for _, new, old in d.changed
+    )
+
+
 def _check_format_types(schema: Schema, version: int) -> None:
     if version >= 3:
         return
@@ -776,15 +804,17 @@ def _check_format_types(schema: Schema, version: int) -> None:
 
 
 def _add_schema(
-    schemas: tuple[Schema, ...], new: Schema, current_id: int, identities: set | None = None
+    schemas: tuple[Schema, ...], new: Schema, current_id: int, index: dict[tuple, tuple[Schema, ...]] | None = None
 ) -> tuple[tuple[Schema, ...], Schema]:
-    """`reuseOrCreateNewSchemaId`: an identical schema is reused, else max(id) + 1."""
+    """`reuseOrCreateNewSchemaId`: an identical schema is reused, else max(id) + 1.
+
+    `index` (`TableMetadata.schema_index`) narrows the search to the schemas of the same identity.
+    """
     new_id = current_id
-    ident = new._identity
-    if ident in (identities if identities is not None else {s._identity for s in schemas}):
-        for s in schemas:
-            if s._identity == ident and s.same_as(new):
-                return schemas, s
+    candidates = (index.get(new._identity, ()) if index is not None else schemas)
+    for s in candidates:
+        if s.same_as(new):
+            return schemas, s
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
     new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
     added = Schema(new_id, new.fields, new.identifier_field_ids)

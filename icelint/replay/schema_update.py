@@ -264,6 +264,7 @@ class SchemaUpdate:
                             "identifier",
                             field_id=f.id,
                         )
+        self.top_changes: dict[int, NestedField | None] = {}  # top-level id → its new field (None: deleted)
         self._touched = self._touched_ids()
         self._work = {i for i in (*self.deletes, *self.updates, *self._touched) if i not in self.added_ids}
         fields = self._apply_struct(schema.fields, ROOT)
@@ -292,10 +293,14 @@ class SchemaUpdate:
         return touched
 
     def _apply_struct(self, fields: tuple[NestedField, ...], parent_id: int) -> list[NestedField]:
-        pending = self._pending_at(fields)
-        if not pending:  # nothing changes among these fields: only additions and moves, no per-field work
+        top = parent_id == ROOT
+        added = [self.updates[i] for i in self.parent_to_added.get(parent_id, ())]
+        if top:
+            for f in added:
+                self.top_changes[f.id] = f
+        if not self._pending_at(fields, top):  # only additions and moves here: no per-field work
             out = list(fields)
-            out.extend(self.updates[i] for i in self.parent_to_added.get(parent_id, ()))
+            out.extend(added)
             return self._apply_moves(out, parent_id)
         work = self._work
         out: list[NestedField] = []
@@ -304,31 +309,41 @@ class SchemaUpdate:
                 out.append(f)  # untouched: the same object, so later diffs skip it by identity
                 continue
             if f.id in self.deletes:
+                if top:
+                    self.top_changes[f.id] = None
                 continue
             t = self._apply_type(f)
             upd = self.updates.get(f.id)
             if upd is None:
-                out.append(f if t is f.type else replace(f, type=t))
+                new = f if t is f.type else replace(f, type=t)
             else:
-                out.append(upd if t is upd.type else replace(upd, type=t))
-        added = [self.updates[i] for i in self.parent_to_added.get(parent_id, ())]
+                new = upd if t is upd.type else replace(upd, type=t)
+            out.append(new)
+            if top and new is not f:
+                self.top_changes[f.id] = new
         out.extend(added)
         return self._apply_moves(out, parent_id)
 
-    def _pending_at(self, fields: tuple[NestedField, ...]) -> bool:
+    def _pending_at(self, fields: tuple[NestedField, ...], top: bool) -> bool:
         """Does any existing field of this struct level get deleted, updated, or changed below?"""
         ids = self._work
-        return bool(ids) and not ids.isdisjoint([f.id for f in fields])
+        if not ids:
+            return False
+        if top:  # the schema's own id index answers for the top level
+            top_ids = self.schema._top_ids
+            return any(i in top_ids for i in ids)
+        return not ids.isdisjoint([f.id for f in fields])
 
     def _apply_moves(self, out: list[NestedField], parent_id: int) -> list[NestedField]:
         for m in self.moves.get(parent_id, ()):
-            moving = next(x for x in out if x.id == m.field_id)
-            out.remove(moving)
+            # positions by id: `list.remove`/`index` would call the dataclass `__eq__` on every field before it
+            ids = [x.id for x in out]
+            moving = out.pop(ids.index(m.field_id))
             if m.kind == "first":
                 out.insert(0, moving)
             else:
-                ref = next(x for x in out if x.id == m.ref_id)
-                out.insert(out.index(ref) + 1, moving)
+                ids.remove(m.field_id)
+                out.insert(ids.index(m.ref_id) + 1, moving)
         return out
 
     def _apply_type(self, f: NestedField) -> Type:

@@ -7,13 +7,26 @@ from typing import Sequence
 from icelint import changes as ch
 from icelint.findings import Finding
 from icelint.pipeline import Run
-from icelint.rules._base import Rule, RuleContext, TableHistory, where
+from icelint.rules._base import Rule, RuleContext, TableHistory, triggers_of, where
 
 
-def lint_run(run: Run, rules: Sequence[Rule]) -> list[Finding]:
+def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Finding]:
+    """Every rule's findings over every outcome of the replay.
+
+    A rule is called only for outcomes that carry one of its `triggers` (ruff and sqlfluff dispatch
+    by node type the same way); `dispatch=False` calls every rule on every outcome (the tests check
+    that both give the same findings).
+    """
     result = run.result
     histories: dict[str, TableHistory] = {}
     findings: list[Finding] = []
+    always = [r for r in rules if r.triggers is None or not dispatch]
+    by_trigger: dict[object, list[Rule]] = {}
+    if dispatch:
+        for r in rules:
+            for t in r.triggers or ():
+                by_trigger.setdefault(t, []).append(r)
+    order = {r.code: i for i, r in enumerate(rules)}
     for outcome in result.outcomes:
         key = outcome.table
         if key is not None and key not in histories:
@@ -22,7 +35,12 @@ def lint_run(run: Run, rules: Sequence[Rule]) -> list[Finding]:
         history = histories.get(key) if key is not None else TableHistory()
         assert history is not None
         ctx = RuleContext(outcome, result, history, result.display_names.get(key, key) if key else "")
-        for rule in rules:
+        selected = always
+        if by_trigger:
+            picked = {r.code: r for t in triggers_of(outcome) for r in by_trigger.get(t, ())}
+            if picked:
+                selected = sorted([*always, *picked.values()], key=lambda r: order[r.code])
+        for rule in selected:
             findings.extend(rule.check(ctx))
         if ctx.diff.removed or ctx.diff.changed:
             history.record(ctx.diff, where(outcome.step.span))

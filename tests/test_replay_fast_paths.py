@@ -16,25 +16,9 @@ from icelint.model.diff import diff
 from icelint.model.table import Schema, TableMetadata
 from icelint.pipeline import replay_sources
 from icelint.source import SourceFile
+from tests.corpus import corpus_runs, run_id
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _scripts() -> list[list[Path]]:
-    runs = []
-    for case in sorted((ROOT / "tests" / "differential" / "cases").iterdir()):
-        files = [case / n for n in ("setup.sql", "migration.sql") if (case / n).exists()]
-        if files:
-            runs.append(files)
-    for case in sorted((ROOT / "fixtures" / "replay").iterdir()):
-        if (case / "migration.sql").exists():
-            runs.append([case / "migration.sql"])
-    runs += [[p] for p in sorted((ROOT / "fixtures" / "rules").rglob("*.sql"))]
-    runs.append(sorted((ROOT / "examples").rglob("*.sql")))
-    return runs
-
-
-SCRIPTS = _scripts()
+SCRIPTS = corpus_runs()
 
 
 def _key(entries):
@@ -49,7 +33,7 @@ def test_the_corpus_is_large() -> None:
     assert len(SCRIPTS) > 150
 
 
-@pytest.mark.parametrize("files", SCRIPTS, ids=lambda fs: "+".join(f"{p.parent.name}/{p.name}" for p in fs))
+@pytest.mark.parametrize("files", SCRIPTS, ids=run_id)
 def test_carried_state_equals_a_fresh_computation(files: list[Path]) -> None:
     run = replay_sources([SourceFile.read(p) for p in files])
     checked = 0

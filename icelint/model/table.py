@@ -6,7 +6,7 @@ Immutable values mirroring metadata.json (format v1, v2, v3). The replay produce
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from functools import cached_property
 from types import MappingProxyType

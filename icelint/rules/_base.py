@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Iterator
 
@@ -14,6 +14,11 @@ from icelint.replay.engine import Outcome, ReplayResult
 from icelint.replay.errors import ReplayError
 from icelint.source import Span
 
+# What a rule reacts to, besides step and change classes (`ch.ParseFailure`, `ch.DeleteColumn`, ...).
+SCHEMA_CHANGED = "schema-changed"  # the step was applied and the table's current schema is a new one
+REJECTED = "rejected"  # Spark or Iceberg rejects the step (`outcome.error`)
+SKIPPED = "skipped"  # the step could not be replayed (unknown table or schema)
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -22,6 +27,9 @@ class Rule:
     severity: Severity
     check: Callable[["RuleContext"], Iterator[Finding]]
     doc: str
+    # The step classes, change classes and outcome kinds (SCHEMA_CHANGED, REJECTED, SKIPPED) that can
+    # make the rule report; the checker calls it for those outcomes only (None: for every outcome).
+    triggers: frozenset | None = None
 
     @property
     def summary(self) -> str:
@@ -204,6 +212,21 @@ class RuleContext:
             field_id=field_id,
             statement_index=self.outcome.step.index,
         )
+
+
+def triggers_of(outcome: Outcome) -> list:
+    """What can make a rule report on this outcome: its step's and changes' classes and its kind."""
+    step = outcome.step
+    out: list = [type(step)]
+    if isinstance(step, ch.Commit):
+        out.extend(map(type, step.changes))
+    if outcome.error is not None:
+        out.append(REJECTED)
+    elif outcome.skipped is not None:
+        out.append(SKIPPED)
+    elif outcome.after is not None and (outcome.before is None or outcome.before.schema is not outcome.after.schema):
+        out.append(SCHEMA_CHANGED)
+    return out
 
 
 def where(span: Span) -> str:

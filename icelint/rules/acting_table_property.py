@@ -56,4 +56,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 )
 
 
-RULE = Rule("ICE013", "acting-table-property", Severity.WARNING, check, __doc__)
+RULE = Rule("ICE013", "acting-table-property", Severity.WARNING, check, __doc__, triggers=frozenset({ch.SetProperties}))

@@ -30,7 +30,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
-from icelint.rules._base import Rule, RuleContext
+from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -73,4 +73,4 @@ def children_of(schema, parent_path: tuple[str, ...]):
     return children(parent.type) if parent is not None else ()
 
 
-RULE = Rule("ICE008", "case-sensitive-session", Severity.WARNING, check, __doc__)
+RULE = Rule("ICE008", "case-sensitive-session", Severity.WARNING, check, __doc__, triggers=frozenset({ch.SessionConfig, SCHEMA_CHANGED}))

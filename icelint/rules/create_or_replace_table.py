@@ -45,4 +45,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             )
 
 
-RULE = Rule("ICE009", "create-or-replace-table", Severity.WARNING, check, __doc__)
+RULE = Rule("ICE009", "create-or-replace-table", Severity.WARNING, check, __doc__, triggers=frozenset({ch.CreateTable}))

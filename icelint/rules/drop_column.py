@@ -60,4 +60,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         )
 
 
-RULE = Rule("ICE011", "drop-column-with-data", Severity.WARNING, check, __doc__)
+RULE = Rule("ICE011", "drop-column-with-data", Severity.WARNING, check, __doc__, triggers=frozenset({ch.DeleteColumn}))

@@ -39,7 +39,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
-from icelint.rules._base import Rule, RuleContext, has_data
+from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext, has_data
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -105,8 +105,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         )
         if replacing:
             help_ = (
-                f"do not use REPLACE COLUMNS on Iceberg tables: it drops every column and re-adds it under a new id; "
-                f"use ADD COLUMNS / DROP COLUMN / RENAME COLUMN / ALTER COLUMN statements for the columns that change"
+                "do not use REPLACE COLUMNS on Iceberg tables: it drops every column and re-adds it under a new id; "
+                "use ADD COLUMNS / DROP COLUMN / RENAME COLUMN / ALTER COLUMN statements for the columns that change"
             )
         yield ctx.finding(RULE, msg, help_, span=span, column=dotted, field_id=f.id, severity=severity)
 
@@ -129,4 +129,4 @@ def _span_for(ctx: RuleContext, path: tuple[str, ...]):
     return None
 
 
-RULE = Rule("ICE001", "drop-then-add", Severity.ERROR, check, __doc__)
+RULE = Rule("ICE001", "drop-then-add", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

@@ -29,7 +29,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.types import StructType
-from icelint.rules._base import Rule, RuleContext
+from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -76,4 +76,4 @@ def _declared_empty(ctx: RuleContext) -> Iterator[Finding]:
             )
 
 
-RULE = Rule("ICE007", "empty-struct", Severity.ERROR, check, __doc__)
+RULE = Rule("ICE007", "empty-struct", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

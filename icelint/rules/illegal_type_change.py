@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.findings import Finding, Severity
-from icelint.rules._base import TYPE_RULE, Rule, RuleContext, error_owner
+from icelint.rules._base import REJECTED, TYPE_RULE, Rule, RuleContext, error_owner
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -80,4 +80,4 @@ def _target_type(ctx: RuleContext) -> str:
     return "<type>"
 
 
-RULE = Rule(TYPE_RULE, "illegal-type-change", Severity.ERROR, check, __doc__)
+RULE = Rule(TYPE_RULE, "illegal-type-change", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED}))

@@ -49,4 +49,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 )
 
 
-RULE = Rule("ICE014", "nested-change", Severity.INFO, check, __doc__)
+RULE = Rule("ICE014", "nested-change", Severity.INFO, check, __doc__, triggers=frozenset(_NESTED))

@@ -33,7 +33,13 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.findings import Finding, Severity
-from icelint.rules._base import NULLABILITY_RULE, Rule, RuleContext, error_owner
+from icelint.rules._base import (
+    NULLABILITY_RULE,
+    REJECTED,
+    Rule,
+    RuleContext,
+    error_owner,
+)
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -71,4 +77,4 @@ def _added_type(ctx: RuleContext, column: str) -> str:
     return "<type>"
 
 
-RULE = Rule(NULLABILITY_RULE, "nullability-change", Severity.ERROR, check, __doc__)
+RULE = Rule(NULLABILITY_RULE, "nullability-change", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED}))

@@ -41,4 +41,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         )
 
 
-RULE = Rule("ICE006", "parse-error", Severity.ERROR, check, __doc__)
+RULE = Rule("ICE006", "parse-error", Severity.ERROR, check, __doc__, triggers=frozenset({ch.ParseFailure}))

@@ -49,7 +49,14 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.table import PartitionField, TableMetadata
-from icelint.rules._base import PARTITION_RULE, Rule, RuleContext, error_owner
+from icelint.rules._base import (
+    PARTITION_RULE,
+    REJECTED,
+    SCHEMA_CHANGED,
+    Rule,
+    RuleContext,
+    error_owner,
+)
 
 
 def _sources(meta: TableMetadata) -> tuple[dict[int, list[PartitionField]], dict[int, list[PartitionField]]]:
@@ -63,6 +70,10 @@ def _sources(meta: TableMetadata) -> tuple[dict[int, list[PartitionField]], dict
         for f in s.fields:
             every.setdefault(f.source_id, []).append(f)
     return current, every
+
+
+# the changes that can drop, retype or rename a partition source
+_SOURCE_CHANGES = (ch.DeleteColumn, ch.ReplaceColumns, ch.UpdateColumnType, ch.HiveChangeColumn, ch.RenameColumn)
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -80,6 +91,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.finding(RULE, f"`{table}`: partition change fails: {e.quoted}", help_, span=e.span, column=e.column, field_id=e.field_id)
         return
     if not ctx.accepted or ctx.before is None or ctx.after is None:
+        return
+    if not any(isinstance(c, _SOURCE_CHANGES) for c in ctx.changes):
         return
     before, after = ctx.before, ctx.after
     current, every = _sources(before)
@@ -179,4 +192,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             )
 
 
-RULE = Rule(PARTITION_RULE, "partition-source-change", Severity.ERROR, check, __doc__)
+RULE = Rule(PARTITION_RULE, "partition-source-change", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED, SCHEMA_CHANGED}))

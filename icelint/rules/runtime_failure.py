@@ -34,7 +34,14 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
-from icelint.rules._base import RUNTIME_RULE, Rule, RuleContext, error_owner
+from icelint.rules._base import (
+    REJECTED,
+    RUNTIME_RULE,
+    SKIPPED,
+    Rule,
+    RuleContext,
+    error_owner,
+)
 
 _HELP = {
     "unknown-table": "create the table first, or check the table name",
@@ -111,4 +118,4 @@ def _first_reference(ctx: RuleContext) -> int:
     return -1
 
 
-RULE = Rule(RUNTIME_RULE, "runtime-failure", Severity.ERROR, check, __doc__)
+RULE = Rule(RUNTIME_RULE, "runtime-failure", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED, SKIPPED, ch.CreateTable}))

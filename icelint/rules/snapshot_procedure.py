@@ -44,4 +44,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(RULE, msg, "run snapshot maintenance as its own reviewed job, not inside a schema migration")
 
 
-RULE = Rule("ICE010", "snapshot-procedure", Severity.WARNING, check, __doc__)
+RULE = Rule("ICE010", "snapshot-procedure", Severity.WARNING, check, __doc__, triggers=frozenset({ch.CallProcedure}))

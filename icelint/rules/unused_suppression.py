@@ -42,4 +42,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     return iter(())
 
 
-RULE = Rule("ICE100", "unused-suppression", Severity.WARNING, check, __doc__)
+RULE = Rule("ICE100", "unused-suppression", Severity.WARNING, check, __doc__, triggers=frozenset())

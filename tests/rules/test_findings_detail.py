@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 
 from icelint.findings import Finding
 from icelint.checker import lint_run

@@ -1,0 +1,25 @@
+"""Every SQL script of the repository's fixtures, as runs of files: a corpus for equivalence tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def corpus_runs() -> list[list[Path]]:
+    runs = []
+    for case in sorted((ROOT / "tests" / "differential" / "cases").iterdir()):
+        files = [case / n for n in ("setup.sql", "migration.sql") if (case / n).exists()]
+        if files:
+            runs.append(files)
+    for case in sorted((ROOT / "fixtures" / "replay").iterdir()):
+        if (case / "migration.sql").exists():
+            runs.append([case / "migration.sql"])
+    runs += [[p] for p in sorted((ROOT / "fixtures" / "rules").rglob("*.sql"))]
+    runs.append(sorted((ROOT / "examples").rglob("*.sql")))
+    return runs
+
+
+def run_id(files: list[Path]) -> str:
+    return "+".join(f"{p.parent.name}/{p.name}" for p in files)

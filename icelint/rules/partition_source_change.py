@@ -50,6 +50,7 @@ from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.table import PartitionField, TableMetadata
 from icelint.rules._base import (
+    PARTITION_CHANGES,
     PARTITION_RULE,
     REJECTED,
     SCHEMA_CHANGED,
@@ -92,9 +93,17 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return
     if not ctx.accepted or ctx.before is None or ctx.after is None:
         return
+    before, after = ctx.before, ctx.after
+    yield from _source_changes(ctx, before, after)
+    if after.spec is not before.spec or after.default_spec_id != before.default_spec_id:
+        yield from _duplicate_field_ids(ctx, after)
+
+
+def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadata) -> Iterator[Finding]:
+    """Dropping, widening or renaming a column that a partition spec (current or older) reads."""
     if not any(isinstance(c, _SOURCE_CHANGES) for c in ctx.changes):
         return
-    before, after = ctx.before, ctx.after
+    table = ctx.table_name
     current, every = _sources(before)
     if not every:
         return
@@ -176,20 +185,22 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 field_id=f_before.id,
                 severity=Severity.WARNING,
             )
-    if after.spec is not before.spec or after.default_spec_id != before.default_spec_id:
-        ids = [f.field_id for f in after.spec.fields]
-        dup = sorted({i for i in ids if ids.count(i) > 1})
-        if dup:
-            names = ", ".join(f.name for f in after.spec.fields if f.field_id in dup)
-            yield ctx.finding(
-                RULE,
-                f"`{table}`: the new partition spec {after.default_spec_id} holds partition field id {dup[0]} twice "
-                f"({names}); Spark accepts it, but every later read, write and metadata query fails with "
-                "'Multiple entries with same key'",
-                "a field dropped while the table was format v1 stays as a void transform; re-add the partition under "
-                "a different name (AS <new_name>) or with a different transform",
-                severity=Severity.ERROR,
-            )
 
 
-RULE = Rule(PARTITION_RULE, "partition-source-change", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED, SCHEMA_CHANGED}))
+def _duplicate_field_ids(ctx: RuleContext, after: TableMetadata) -> Iterator[Finding]:
+    ids = [f.field_id for f in after.spec.fields]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        names = ", ".join(f.name for f in after.spec.fields if f.field_id in dup)
+        yield ctx.finding(
+            RULE,
+            f"`{ctx.table_name}`: the new partition spec {after.default_spec_id} holds partition field id {dup[0]} twice "
+            f"({names}); Spark accepts it, but every later read, write and metadata query fails with "
+            "'Multiple entries with same key'",
+            "a field dropped while the table was format v1 stays as a void transform; re-add the partition under "
+            "a different name (AS <new_name>) or with a different transform",
+            severity=Severity.ERROR,
+        )
+
+
+RULE = Rule(PARTITION_RULE, "partition-source-change", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED, SCHEMA_CHANGED, *PARTITION_CHANGES}))

@@ -5,15 +5,17 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 
 class InputError(Exception):
     """Bad input a user must fix: reported as one line naming the file, exit code 2."""
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A region of a source file: 1-based line and column of its first and last character."""
+class Span(NamedTuple):
+    """A region of a source file: 1-based line and column of its first and last character.
+
+    A named tuple: the parser makes one per statement, name and type, so construction cost counts."""
 
     path: str
     line: int
@@ -76,9 +78,14 @@ class LineIndex:
 
     def span(self, start: int, end: int) -> Span:
         """Span covering text[start:end] (end exclusive)."""
-        line, col = self.position(start)
-        end_line, end_col = self.position(max(start, end - 1))
-        return Span(self.path, line, col, end_line, end_col, start, end)
+        starts = self._starts
+        line = bisect.bisect_right(starts, start)  # 1-based: starts[line - 1] <= start
+        last = end - 1 if end - 1 > start else start
+        if line < len(starts) and last >= starts[line]:
+            end_line = bisect.bisect_right(starts, last)
+        else:
+            end_line = line  # the common case: the span ends on its first line
+        return Span(self.path, line, start - starts[line - 1] + 1, end_line, last - starts[end_line - 1] + 1, start, end)
 
     def line_text(self, line: int) -> str:
         start = self._starts[line - 1]

@@ -1,3 +1,3 @@
-from icelint.cli import main
+from icelint.cli import entry
 
-raise SystemExit(main())
+entry()

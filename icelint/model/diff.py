@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from icelint.model.table import Schema
-from icelint.model.types import NestedField, children, walk
+from icelint.model.types import NestedField, StructType, children, walk
 
 Path = tuple[str, ...]
+Changes = Mapping[int, Mapping[int, "tuple[NestedField | None, NestedField | None]"]]
+ROOT = -1  # `SchemaUpdate`'s id for the schema's own struct
 
 
 @dataclass
@@ -31,22 +33,27 @@ class SchemaDiff:
         return [c for c in self.changed if c[1].type.is_primitive and c[1].type != c[2].type]
 
 
-def diff(before: Schema, after: Schema, top_changes: Mapping[int, NestedField | None] | None = None) -> SchemaDiff:
+def diff(before: Schema, after: Schema, changes_at: Changes | None = None) -> SchemaDiff:
     """What changed from `before` to `after`.
 
-    `top_changes` (from `SchemaUpdate.top_changes`) names the only top-level field ids whose objects
-    differ (None: deleted); with it, the unchanged columns are not even looked at.
+    `changes_at` (`SchemaUpdate.changes_at`) lists, per struct, the only field objects that differ:
+    with it, the unchanged columns are not even looked at. Without it, both schemas are compared.
     """
     out = SchemaDiff()
     if before.fields is after.fields:
         return out
-    if top_changes is None:
+    if changes_at is None:
         _compare(before.fields, after.fields, (), (), out)
-        return out
-    gone = [prev for prev in map(before.top_field, top_changes) if prev is not None]
-    fresh = [f for f in top_changes.values() if f is not None]
-    _match(gone, fresh, (), (), out)
+    else:
+        _match_recorded(changes_at, ROOT, (), (), out)
     return out
+
+
+def _match_recorded(changes_at: Changes, parent_id: int, old_prefix: Path, new_prefix: Path, out: SchemaDiff) -> None:
+    pairs = changes_at.get(parent_id, {}).values()
+    gone = [old for old, _ in pairs if old is not None]
+    fresh = [new for _, new in pairs if new is not None]
+    _match(gone, fresh, old_prefix, new_prefix, out, changes_at)
 
 
 def _common_prefix(a: tuple, b: tuple) -> int:
@@ -75,7 +82,10 @@ def _compare(old: tuple[NestedField, ...], new: tuple[NestedField, ...], old_pre
     _match(old, new, old_prefix, new_prefix, out)
 
 
-def _match(old: Sequence[NestedField], new: Sequence[NestedField], old_prefix: Path, new_prefix: Path, out: SchemaDiff) -> None:
+def _match(
+    old: Sequence[NestedField], new: Sequence[NestedField], old_prefix: Path, new_prefix: Path, out: SchemaDiff,
+    changes_at: Changes | None = None,
+) -> None:
     """Pair the fields of one struct level by id: added, removed, changed (and what changed below)."""
     old_by_id = {f.id: f for f in old}
     kept: set[int] = set()
@@ -97,7 +107,10 @@ def _match(old: Sequence[NestedField], new: Sequence[NestedField], old_prefix: P
         ) or type(f.type) is not type(prev.type):
             out.changed.append((path, f, prev))
         if f.type is not prev.type:
-            _compare(children(prev.type), children(f.type), old_prefix + (prev.name,), path, out)
+            if changes_at is not None and isinstance(f.type, StructType) and isinstance(prev.type, StructType):
+                _match_recorded(changes_at, f.id, old_prefix + (prev.name,), path, out)
+            else:
+                _compare(children(prev.type), children(f.type), old_prefix + (prev.name,), path, out)
     for f in old:
         if f.id not in kept:
             path = old_prefix + (f.name,)

@@ -313,15 +313,22 @@ class TableMetadata:
     refs: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # branch/tag name → type
 
     @cached_property
-    def schema_index(self) -> dict[tuple, tuple[Schema, ...]]:
-        """`Schema._identity` → the schemas that have it: a schema can only be reused from its bucket.
+    def schema_index(self) -> dict[tuple, list[Schema]]:
+        """`Schema._identity` → schemas that have it, oldest first: a schema can only be reused from its bucket.
 
-        The replay carries it from one state to the next (`with_schema`) instead of rebuilding it.
+        The replay shares one index along a table's chain of states and appends each new schema to
+        it, so it may also hold schemas newer than this state: ask `schemas_like`, which leaves them out.
         """
-        index: dict[tuple, tuple[Schema, ...]] = {}
+        index: dict[tuple, list[Schema]] = {}
         for s in self.schemas:
-            index[s._identity] = index.get(s._identity, ()) + (s,)
+            index.setdefault(s._identity, []).append(s)
         return index
+
+    def schemas_like(self, schema: Schema) -> list[Schema]:
+        """This state's schemas with the same identity as `schema` (candidates for `same_as`)."""
+        bucket = self.schema_index.get(schema._identity, ())
+        newest = self.schemas[-1].schema_id if self.schemas else -1
+        return [s for s in bucket if s.schema_id <= newest]
 
     @cached_property
     def schema(self) -> Schema:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from icelint import changes as ch
 from icelint.model.diff import SchemaDiff
@@ -45,9 +45,8 @@ def table_key(name: str) -> str:
     return ".".join(parts)
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What one step did to one table."""
+class Outcome(NamedTuple):
+    """What one step did to one table (a named tuple: one is made per statement)."""
 
     step: ch.Step
     table: str | None  # table key
@@ -434,7 +433,7 @@ class Replay:
                 if c.first or c.after:
                     self._move(schema, upd, path, c.first, c.after, step)
         new_schema = upd.apply()
-        return self._commit_schema(meta, new_schema, upd.last_column_id, upd.top_changes)
+        return self._commit_schema(meta, new_schema, upd.last_column_id, upd.changes_at)
 
     def _try_resolve(self, schema: Schema, path: Path) -> NestedField | None:
         return self._walk(schema, path)[1]
@@ -568,17 +567,16 @@ class Replay:
         upd.move_after(path, path[:-1] + (target.name,))
 
     def _commit_schema(
-        self, meta: TableMetadata, new_schema: Schema, last_column_id: int, top_changes: dict | None = None
+        self, meta: TableMetadata, new_schema: Schema, last_column_id: int, changes_at: dict | None = None
     ) -> TableMetadata:
         current = meta.schema
         if new_schema.fields == current.fields and set(new_schema.identifier_field_ids) == set(current.identifier_field_ids):
             return meta  # nothing changed (fields are shared objects: this compares by identity first)
-        d = self._diff = schema_diff(current, new_schema, top_changes)
+        d = self._diff = schema_diff(current, new_schema, changes_at)
         new_schema.__dict__["field_count"] = current.field_count + len(d.added) - len(d.removed)
         if meta.format_version < 3 and (d.added or d.changed):
             _check_format_types(Schema(0, tuple(f for _, f in d.added) + tuple(f for _, f, _ in d.changed)), meta.format_version)
-        index = meta.schema_index
-        schemas, schema = _add_schema(meta.schemas, new_schema, meta.current_schema_id, index)
+        schemas, schema = _add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema))
         schema_id = schema.schema_id
         if schema is not new_schema and schema.fields is new_schema.fields:
             schema.carry_indexes(current, d)
@@ -595,8 +593,9 @@ class Replay:
             last_column_id=max(meta.last_column_id, last_column_id),
             properties=_column_properties(meta, current, schema) if d.removed or renamed else meta.properties,
         )
-        if schemas is not meta.schemas:  # carried, not rebuilt
-            index = {**index, schema._identity: index.get(schema._identity, ()) + (schema,)}
+        index = meta.schema_index  # shared along the chain of states (see `schemas_like`)
+        if schemas is not meta.schemas:
+            index.setdefault(schema._identity, []).append(schema)
         out.__dict__["schema_index"] = index
         out.__dict__["schema"] = schema
         return out
@@ -804,15 +803,14 @@ def _check_format_types(schema: Schema, version: int) -> None:
 
 
 def _add_schema(
-    schemas: tuple[Schema, ...], new: Schema, current_id: int, index: dict[tuple, tuple[Schema, ...]] | None = None
+    schemas: tuple[Schema, ...], new: Schema, current_id: int, candidates: list[Schema] | None = None
 ) -> tuple[tuple[Schema, ...], Schema]:
     """`reuseOrCreateNewSchemaId`: an identical schema is reused, else max(id) + 1.
 
-    `index` (`TableMetadata.schema_index`) narrows the search to the schemas of the same identity.
+    `candidates` (`TableMetadata.schemas_like`) narrows the search to the schemas of the same identity.
     """
     new_id = current_id
-    candidates = (index.get(new._identity, ()) if index is not None else schemas)
-    for s in candidates:
+    for s in candidates if candidates is not None else schemas:
         if s.same_as(new):
             return schemas, s
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id

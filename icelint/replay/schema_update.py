@@ -264,7 +264,9 @@ class SchemaUpdate:
                             "identifier",
                             field_id=f.id,
                         )
-        self.top_changes: dict[int, NestedField | None] = {}  # top-level id → its new field (None: deleted)
+        # struct (ROOT: the schema) → field id → (old field, new field), None for added / deleted: every
+        # field object this update replaced, so that the diff never looks at the unchanged ones
+        self.changes_at: dict[int, dict[int, tuple[NestedField | None, NestedField | None]]] = {}
         self._touched = self._touched_ids()
         self._work = {i for i in (*self.deletes, *self.updates, *self._touched) if i not in self.added_ids}
         fields = self._apply_struct(schema.fields, ROOT)
@@ -295,9 +297,9 @@ class SchemaUpdate:
     def _apply_struct(self, fields: tuple[NestedField, ...], parent_id: int) -> list[NestedField]:
         top = parent_id == ROOT
         added = [self.updates[i] for i in self.parent_to_added.get(parent_id, ())]
-        if top:
-            for f in added:
-                self.top_changes[f.id] = f
+        record = self.changes_at.setdefault(parent_id, {})
+        for f in added:
+            record[f.id] = (None, f)
         if not self._pending_at(fields, top):  # only additions and moves here: no per-field work
             out = list(fields)
             out.extend(added)
@@ -309,8 +311,7 @@ class SchemaUpdate:
                 out.append(f)  # untouched: the same object, so later diffs skip it by identity
                 continue
             if f.id in self.deletes:
-                if top:
-                    self.top_changes[f.id] = None
+                record[f.id] = (f, None)
                 continue
             t = self._apply_type(f)
             upd = self.updates.get(f.id)
@@ -319,8 +320,8 @@ class SchemaUpdate:
             else:
                 new = upd if t is upd.type else replace(upd, type=t)
             out.append(new)
-            if top and new is not f:
-                self.top_changes[f.id] = new
+            if new is not f:
+                record[f.id] = (f, new)
         out.extend(added)
         return self._apply_moves(out, parent_id)
 

@@ -27,6 +27,7 @@ def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Fin
             for t in r.triggers or ():
                 by_trigger.setdefault(t, []).append(r)
     order = {r.code: i for i, r in enumerate(rules)}
+    chosen: dict[tuple, list[Rule]] = {}
     for outcome in result.outcomes:
         key = outcome.table
         if key is not None and key not in histories:
@@ -37,9 +38,11 @@ def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Fin
         ctx = RuleContext(outcome, result, history, result.display_names.get(key, key) if key else "")
         selected = always
         if by_trigger:
-            picked = {r.code: r for t in triggers_of(outcome) for r in by_trigger.get(t, ())}
-            if picked:
-                selected = sorted([*always, *picked.values()], key=lambda r: order[r.code])
+            kinds = tuple(triggers_of(outcome))
+            selected = chosen.get(kinds)  # few distinct combinations: choose once for each
+            if selected is None:
+                picked = {r.code: r for t in kinds for r in by_trigger.get(t, ())}
+                selected = chosen[kinds] = sorted([*always, *picked.values()], key=lambda r: order[r.code])
         for rule in selected:
             findings.extend(rule.check(ctx))
         if ctx.diff.removed or ctx.diff.changed:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 
 
 class Severity(str, Enum):
@@ -37,10 +38,7 @@ class Finding:
     @property
     def sort_key(self) -> tuple:
         """Files in migration order (`V2__` before `V10__`), then line, column, rule."""
-        from icelint.discovery import sort_key as file_key
-
-        parent, _, name = self.path.replace("\\", "/").rpartition("/")
-        return (parent, file_key(name), self.path, self.line, self.column, self.rule, self.message)
+        return (*_path_key(self.path), self.line, self.column, self.rule, self.message)
 
     def to_json(self) -> dict:
         return {
@@ -58,3 +56,12 @@ class Finding:
             "message": self.message,
             "help": self.help,
         }
+
+
+@lru_cache(maxsize=None)
+def _path_key(path: str) -> tuple:
+    """A file's place in the sort: its folder, then migration order (a run has few paths, many findings)."""
+    from icelint.discovery import sort_key as file_key
+
+    parent, _, name = path.replace("\\", "/").rpartition("/")
+    return (parent, file_key(name), path)

@@ -347,6 +347,11 @@ class TableMetadata:
         raise KeyError(self.default_spec_id)
 
     @cached_property
+    def partition_names(self) -> frozenset[str]:
+        """The names of every partition field of every spec (a new column may not take one)."""
+        return frozenset(f.name for s in self.specs for f in s.fields)
+
+    @cached_property
     def sort_order(self) -> SortOrder:
         for s in self.sort_orders:
             if s.order_id == self.default_sort_order_id:
@@ -466,7 +471,7 @@ _FIELDS = frozenset(f.name for f in dataclass_fields(TableMetadata))
 _DERIVED = {
     "schemas": ("schema", "schema_index"),
     "current_schema_id": ("schema",),
-    "specs": ("spec",),
+    "specs": ("spec", "partition_names"),
     "default_spec_id": ("spec",),
     "sort_orders": ("sort_order",),
     "default_sort_order_id": ("sort_order",),

@@ -583,7 +583,7 @@ class Replay:
             schema.__dict__["field_count"] = new_schema.field_count
         renamed = d.renamed
         new_names = {".".join(p) for p, _ in d.added} | {".".join(p) for p, _, _ in renamed}
-        if new_names:  # only a new name can collide with a partition field name (every spec is re-checked)
+        if not new_names.isdisjoint(meta.partition_names):  # only a new name can collide with a partition field's
             for spec in meta.specs:
                 pt.check_spec_names(spec, schema, new_names)
         _check_binding(meta.spec, meta.sort_order, current, schema, d)
@@ -775,14 +775,19 @@ def _check_binding(spec: PartitionSpec, order: SortOrder, old: Schema, new: Sche
     one binds too and the check is skipped; each schema remembers what it was checked against.
     """
     bound = old.__dict__.get("_binds")
-    if bound is None or bound[0] is not spec or bound[1] is not order or _sources_touched(spec, order, d):
-        pt.check_spec_compatible(spec, new)
-        pt.check_sort_compatible(order, new)
-    new.__dict__["_binds"] = (spec, order)
+    if bound is not None and bound[0] is spec and bound[1] is order:
+        sources = bound[2]
+        if not _sources_touched(sources, d):
+            new.__dict__["_binds"] = bound
+            return
+    else:
+        sources = frozenset(f.source_id for f in spec.fields) | frozenset(f.source_id for f in order.fields)
+    pt.check_spec_compatible(spec, new)
+    pt.check_sort_compatible(order, new)
+    new.__dict__["_binds"] = (spec, order, sources)
 
 
-def _sources_touched(spec: PartitionSpec, order: SortOrder, d: SchemaDiff) -> bool:
-    sources = {f.source_id for f in spec.fields} | {f.source_id for f in order.fields}
+def _sources_touched(sources: frozenset[int], d: SchemaDiff) -> bool:
     if not sources:
         return False
     return any(f.id in sources for _, f in d.removed) or any(
@@ -816,6 +821,9 @@ def _add_schema(
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
     new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
     added = Schema(new_id, new.fields, new.identifier_field_ids)
+    for carried in ("_identity", "field_count"):  # computed for `new` already: the same for its copy
+        if carried in new.__dict__:
+            added.__dict__[carried] = new.__dict__[carried]
     return schemas + (added,), added
 
 

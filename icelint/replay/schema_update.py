@@ -9,6 +9,8 @@ id: long -> int`, ...), the same id assignment (`last-column-id + 1`, nested fie
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import compress
+from operator import attrgetter
 from typing import Callable
 
 from icelint.model.table import Schema
@@ -25,6 +27,7 @@ from icelint.model.types import (
 from icelint.replay.errors import ReplayError
 
 ROOT = -1
+_field_id = attrgetter("id")
 Path = tuple[str, ...]
 
 
@@ -271,6 +274,8 @@ class SchemaUpdate:
         self._work = {i for i in (*self.deletes, *self.updates, *self._touched) if i not in self.added_ids}
         fields = self._apply_struct(schema.fields, ROOT)
         new = Schema(schema.schema_id, tuple(fields))
+        if not self.identifier_names:
+            return new
         ids: list[int] = []
         for name in sorted(self.identifier_names):
             f = new.find(name)
@@ -282,7 +287,7 @@ class SchemaUpdate:
             ids.append(f.id)
         for fid in sorted(ids):
             validate_identifier_field(new, fid)
-        return Schema(schema.schema_id, tuple(fields), tuple(sorted(ids)))
+        return Schema(schema.schema_id, new.fields, tuple(sorted(ids)))
 
     def _touched_ids(self) -> set[int]:
         """Every field whose subtree holds a pending change (nested types elsewhere are reused as is)."""
@@ -304,14 +309,17 @@ class SchemaUpdate:
             out = list(fields)
             out.extend(added)
             return self._apply_moves(out, parent_id)
+        # Untouched fields stay the same objects (later diffs skip them by identity); the positions
+        # of the touched ones are found with C-level passes, not a Python loop over every column.
         work = self._work
-        out: list[NestedField] = []
-        for f in fields:
-            if f.id not in work:
-                out.append(f)  # untouched: the same object, so later diffs skip it by identity
-                continue
+        hits = compress(range(len(fields)), map(work.__contains__, map(_field_id, fields)))
+        out = list(fields)
+        deleted: list[int] = []
+        for i in hits:
+            f = fields[i]
             if f.id in self.deletes:
                 record[f.id] = (f, None)
+                deleted.append(i)
                 continue
             t = self._apply_type(f)
             upd = self.updates.get(f.id)
@@ -319,9 +327,11 @@ class SchemaUpdate:
                 new = f if t is f.type else replace(f, type=t)
             else:
                 new = upd if t is upd.type else replace(upd, type=t)
-            out.append(new)
+            out[i] = new
             if new is not f:
                 record[f.id] = (f, new)
+        for i in reversed(deleted):
+            del out[i]
         out.extend(added)
         return self._apply_moves(out, parent_id)
 

@@ -26,7 +26,6 @@ Relative paths in the file are relative to the directory of the `pyproject.toml`
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -224,6 +223,8 @@ def parse_section(section: Any, path: Path) -> Config:
         raise ConfigError(f"{where}: `tool.icelint` must be a table, not {_type(section)}")
     for key in section:
         if key not in KEYS:
+            import difflib
+
             near = difflib.get_close_matches(key.replace("_", "-"), list(KEYS), n=1)
             hint = f" (did you mean `{near[0]}`?)" if near else f" (known keys: {', '.join(sorted(KEYS))})"
             raise ConfigError(f"{where}: unknown key `tool.icelint.{key}`{hint}")

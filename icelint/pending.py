@@ -17,7 +17,6 @@ That is what makes the pre-commit hook (which passes only the changed files) and
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -131,6 +130,8 @@ def _under(p: Path, folder: Path) -> bool:
 
 def _git(args: list[str], cwd: Path, what: str) -> str:
     try:
+        import subprocess  # only for --since
+
         proc = subprocess.run(
             ["git", *args], cwd=cwd, capture_output=True, text=True, encoding="utf-8", errors="surrogateescape"
         )

@@ -15,14 +15,12 @@ Heavy libraries (pyiceberg, pyarrow) are imported only by the sources that need 
 
 from __future__ import annotations
 
-import gzip
 import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from icelint.model.metadata import parse_metadata_bytes
 from icelint.model.table import TableMetadata
 from icelint.source import InputError, read_bytes
 
@@ -105,6 +103,8 @@ def _local_path(path: str) -> str:
 def _decompressed(data: bytes, origin: str) -> bytes:
     if data[:2] == b"\x1f\x8b":
         try:
+            import gzip
+
             return gzip.decompress(data)
         except (OSError, EOFError) as e:
             raise InputError(f"{origin}: corrupt gzip metadata file ({e})") from None
@@ -114,6 +114,8 @@ def _decompressed(data: bytes, origin: str) -> bytes:
 def read_metadata_state(path: str, source: str = "--metadata", properties: dict[str, str] | None = None,
                         secrets: tuple[str, ...] = ()) -> LoadedState:
     data = read_metadata_bytes(path, properties, secrets)
+    from icelint.model.metadata import parse_metadata_bytes  # json and the loaders: only when a file is read
+
     meta = parse_metadata_bytes(data, path)
     return LoadedState(meta, _decompressed(data, path), path, source)
 

@@ -127,7 +127,8 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     from icelint.findings import Severity
     from icelint.checker import lint_run
     from icelint.pending import make_plan, only_pending, parse_plan, pending_part
-    from icelint.pipeline import replay
+    from icelint.parallel import lint_partitioned
+    from icelint.pipeline import Parsed, replay
     from icelint.reporters import REPORTERS, Report
 
     rules = cfg.rules()
@@ -139,14 +140,21 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         # the state already holds the context files (applied): only the pending ones are read and replayed
         from icelint.sources import load_states
 
-        pending = parse_plan(plan, pending_only=True)
-        run = replay(pending, load_states(opts).assign(pending.referenced_tables, pending.created_tables))
+        pending = parsed = parse_plan(plan, pending_only=True)
+        initial = load_states(opts).assign(pending.referenced_tables, pending.created_tables)
     else:
         # no state: the whole history is replayed from its CREATE TABLEs, findings kept for pending files
         parsed = parse_plan(plan)
         pending = pending_part(parsed, plan)
-        run = replay(parsed)
-    findings = only_pending(lint_run(run, rules), run, plan)
+        initial = None
+
+    def lint_steps(steps) -> list:
+        run = replay(Parsed(parsed.sources, parsed.files, list(steps)), initial)
+        return only_pending(lint_run(run, rules), run, plan)
+
+    findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays
+    if findings is None:
+        findings = lint_steps(parsed.steps)
     outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
     report = Report(outcome.findings, pending.sources, pending.statement_count, suppressed=outcome.suppressed,
                     rules=rules, context_files=len(plan.context))
@@ -242,6 +250,9 @@ def entry() -> None:
     (mypy does both). Tests call `main` in-process and keep the interpreter's defaults.
     """
     gc.disable()
+    from icelint import parallel
+
+    parallel.enabled = True
     try:
         main()
         code: int | str | None = 0

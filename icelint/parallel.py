@@ -1,0 +1,128 @@
+"""Replay and lint independent tables in parallel processes.
+
+A table's replay reads only that table's state: the statements of `db.events` and of `db.orders`
+can be replayed and linted apart, and their findings merged. On a machine with several CPUs and a
+large run, `lint_partitioned` forks one worker per group of tables (the parent takes the first
+group), and each worker sends back only its findings.
+
+A run is split only when that cannot change a result:
+- every statement names its table with a namespace (an unqualified name is resolved against all
+  the tables known at that point), and no statement renames a table (a rename moves a state from
+  one name to another);
+- statements on no table (`SET`, unparsable statements, ...) go to every group, and a finding
+  they give in several groups is kept once.
+
+Any failure of a worker (an exception, a crash, a result that does not unpickle) makes the parent
+redo that group itself, so a broken worker never loses findings; bad input then fails in the
+parent with its usual message. `ICELINT_JOBS=1` turns all of this off; only the `icelint`
+process itself (`cli.entry`) turns it on, never a library call inside someone else's process.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from typing import Callable, Sequence
+
+from icelint import changes as ch
+from icelint.findings import Finding
+from icelint.replay.engine import table_key
+
+MIN_STEPS = 400  # below this, a fork costs more than it saves
+MAX_JOBS = 8
+
+enabled = False  # set by `cli.entry`: this process is icelint's own
+
+
+def jobs() -> int:
+    """How many processes may work at once: `ICELINT_JOBS`, else the CPUs this process may use."""
+    raw = os.environ.get("ICELINT_JOBS", "").strip()
+    if raw:
+        try:
+            return max(1, min(int(raw), MAX_JOBS))
+        except ValueError:
+            return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_JOBS))
+
+
+def partition(steps: Sequence[ch.Step], groups: int) -> list[list[ch.Step]] | None:
+    """The steps split into up to `groups` lists by table (each in the original order), or None
+    when the run must not be split (see the module's docstring)."""
+    if groups < 2 or len(steps) < MIN_STEPS:
+        return None
+    counts: dict[str, int] = {}
+    for s in steps:
+        if isinstance(s, ch.Commit):
+            key = table_key(s.table)
+            if "." not in key or any(isinstance(c, ch.RenameTable) for c in s.changes):
+                return None
+            counts[key] = counts.get(key, 0) + 1
+    if len(counts) < 2:
+        return None
+    # the largest tables first, each to the group with the fewest statements so far
+    loads = [0] * min(groups, len(counts))
+    group_of: dict[str, int] = {}
+    for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        g = loads.index(min(loads))
+        group_of[key] = g
+        loads[g] += n
+    out: list[list[ch.Step]] = [[] for _ in loads]
+    for s in steps:
+        if isinstance(s, ch.Commit):
+            out[group_of[table_key(s.table)]].append(s)
+        else:
+            for part in out:
+                part.append(s)
+    return out
+
+
+def lint_partitioned(
+    steps: Sequence[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]
+) -> list[Finding] | None:
+    """`work` (replay + lint of some steps) run on each group of tables, the groups in parallel;
+    the merged findings, or None when the run is not split (the caller then runs `work` once)."""
+    if not enabled or not hasattr(os, "fork"):
+        return None
+    parts = partition(steps, jobs())
+    if parts is None:
+        return None
+    children = [_spawn(part, work) for part in parts[1:]]
+    findings = list(work(parts[0]))
+    for (pid, fd), part in zip(children, parts[1:]):
+        findings.extend(_collect(pid, fd, part, work))
+    return sorted(set(findings), key=lambda f: f.sort_key)
+
+
+def _spawn(part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) -> tuple[int, int]:
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker: compute, send, and leave without running any of the parent's cleanup
+        os.close(read_fd)
+        try:
+            payload = pickle.dumps(("ok", work(part)), protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException:  # noqa: BLE001 - the parent redoes the group and reports the error itself
+            payload = pickle.dumps(("failed", None))
+        try:
+            with os.fdopen(write_fd, "wb") as out:
+                out.write(payload)
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    return pid, read_fd
+
+
+def _collect(pid: int, fd: int, part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) -> list[Finding]:
+    with os.fdopen(fd, "rb") as inp:
+        payload = inp.read()
+    os.waitpid(pid, 0)
+    try:
+        status, findings = pickle.loads(payload)
+    except Exception:  # noqa: BLE001 - a worker that died mid-write: redo its group
+        status, findings = "failed", None
+    if status != "ok":
+        return list(work(part))
+    return findings

@@ -14,7 +14,8 @@ import pytest
 
 from icelint.model.diff import diff
 from icelint.model.table import Schema, TableMetadata
-from icelint.pipeline import replay_sources
+from icelint.pipeline import parse_sources, replay_sources
+from icelint.replay.engine import Replay
 from icelint.source import SourceFile
 from tests.corpus import corpus_runs, run_id
 
@@ -35,9 +36,16 @@ def test_the_corpus_is_large() -> None:
 
 @pytest.mark.parametrize("files", SCRIPTS, ids=run_id)
 def test_carried_state_equals_a_fresh_computation(files: list[Path]) -> None:
-    run = replay_sources([SourceFile.read(p) for p in files])
+    # step by step, each new state checked before the next step takes its lookup tables
+    replay = Replay()
+    outcomes = []
+    for step in parse_sources([SourceFile.read(p) for p in files]).steps:
+        o = replay.apply(step)
+        outcomes.append(o)
+        if o.accepted and o.after is not None:
+            _check_metadata(o.after)
     checked = 0
-    for o in run.result.outcomes:
+    for o in outcomes:
         before, after = o.before, o.after
         if not o.accepted or before is None or after is None:
             continue
@@ -46,8 +54,7 @@ def test_carried_state_equals_a_fresh_computation(files: list[Path]) -> None:
             for part in ("added", "removed", "changed", "replaced_top"):
                 assert _key(getattr(o.diff, part)) == _key(getattr(generic, part)), (o.step.span, part)
             checked += 1
-        _check_metadata(after)
-    if any(o.diff is not None for o in run.result.outcomes):
+    if any(o.diff is not None for o in outcomes):
         assert checked
 
 
@@ -77,3 +84,24 @@ def test_evolve_drops_only_the_values_a_change_invalidates() -> None:
     assert meta.schema is schema  # the original is untouched
     with pytest.raises(TypeError):
         meta.evolve(no_such_field=1)
+
+
+def test_lookup_tables_move_to_the_newest_schema() -> None:
+    sql = "CREATE TABLE db.t (id bigint, a string, b int) USING iceberg;\n" + "\n".join(
+        f"ALTER TABLE db.t ADD COLUMN c{i} string;" for i in range(5)
+    ) + "\nALTER TABLE db.t RENAME COLUMN a TO a2;\nALTER TABLE db.t DROP COLUMN b;"
+    replay = Replay()
+    previous = None
+    for step in parse_sources([SourceFile("t.sql", sql)]).steps:
+        o = replay.apply(step)
+        schema = o.after.schema
+        assert schema.top_level("ID", case_sensitive=False) is not None  # builds or uses the lookup table
+        table = schema.__dict__["_lower_names"]
+        if previous is not None:
+            assert table is previous  # moved and patched, not copied or rebuilt
+        previous = table
+        _check_metadata(o.after)
+    assert set(previous) == {"id", "a2", "c0", "c1", "c2", "c3", "c4"}
+    first = replay.tables["db.t"].schemas[0]
+    assert "_lower_names" not in first.__dict__  # given away; rebuilt only when asked
+    assert first.top_level("a") is not None and first.top_level("a2") is None

@@ -57,25 +57,26 @@ class Schema:
 
 
     def carry_indexes(self, old: Schema, d) -> None:
-        """Derive this schema's top-level lookup tables from `old`'s and the diff between them.
+        """Take `old`'s top-level lookup tables and patch them with the diff between the two.
 
-        The replay makes one schema per statement; copying a dict and patching the few changed
-        entries is far cheaper than rebuilding it from thousands of columns.
+        The replay makes one schema per statement and resolves names only in the newest: the
+        tables move to it (patching a few entries instead of rebuilding thousands), and `old`
+        rebuilds its own only if something asks it later. Copying them instead would keep a
+        copy per statement alive, which is most of a long replay's memory.
         """
         removed = [f for p, f in d.removed if len(p) == 1]
         added = [f for p, f in d.added if len(p) == 1]
         replaced = d.replaced_top
         for attr, key in (("_lower_names", _lower), ("_top_ids", _id)):
-            table = old.__dict__.get(attr)
+            table = old.__dict__.pop(attr, None)
             if table is None:
                 continue
-            table = table.copy()
             moved = []  # replaced fields whose key changed (renames): delete all first, then insert
             for new, prev in replaced:
                 k = key(prev)
                 if table.get(k) is prev:
                     if key(new) == k:
-                        table[k] = new  # in place: no hole in the dict, so the next copy stays a fast memcpy
+                        table[k] = new
                         continue
                     del table[k]
                 moved.append(new)

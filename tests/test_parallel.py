@@ -1,0 +1,113 @@
+"""Tables replayed in parallel processes give exactly what one process gives."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from icelint import changes as ch
+from icelint import parallel
+from icelint.pipeline import parse_sources
+from icelint.source import SourceFile
+from tests.ci.conftest import clean_env, icelint, write
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench_migration(statements: int) -> str:
+    spec = importlib.util.spec_from_file_location("make_inputs", ROOT / "bench" / "make_inputs.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod.make_migration(statements)
+
+
+def _steps(sql: str) -> list[ch.Step]:
+    return parse_sources([SourceFile("m.sql", sql)]).steps
+
+
+MANY = "".join(
+    f"ALTER TABLE db.{t} ADD COLUMN c{i} string;\n" for i in range(parallel.MIN_STEPS) for t in ("a", "b", "c")
+)
+CREATES = "".join(f"CREATE TABLE db.{t} (id bigint) USING iceberg;\n" for t in ("a", "b", "c"))
+
+
+def test_groups_keep_each_table_whole_and_in_order() -> None:
+    steps = _steps(CREATES + "SET spark.sql.caseSensitive=true;\n" + MANY)
+    parts = parallel.partition(steps, 2)
+    assert parts is not None and len(parts) == 2
+    for part in parts:
+        assert [s.index for s in part] == sorted(s.index for s in part)
+        assert any(isinstance(s, ch.SessionConfig) for s in part)  # statements on no table: in every group
+    tables = [{s.table for s in part if isinstance(s, ch.Commit)} for part in parts]
+    assert not tables[0] & tables[1]
+    assert tables[0] | tables[1] == {"db.a", "db.b", "db.c"}
+    counted = sum(len(p) for p in parts) - len(parts) + 1  # the SET is in both
+    assert counted == len(steps)
+
+
+@pytest.mark.parametrize(
+    "extra, why",
+    [
+        ("ALTER TABLE a ADD COLUMN x int;\n", "an unqualified name resolves against every known table"),
+        ("ALTER TABLE db.a RENAME TO db.z;\n", "a rename moves a state between names"),
+    ],
+)
+def test_runs_that_must_not_be_split(extra: str, why: str) -> None:
+    assert parallel.partition(_steps(CREATES + MANY + extra), 2) is None, why
+
+
+def test_small_runs_and_single_tables_are_not_split() -> None:
+    assert parallel.partition(_steps(CREATES + "ALTER TABLE db.a ADD COLUMN x int;\n"), 2) is None
+    one_table = "".join(f"ALTER TABLE db.a ADD COLUMN c{i} string;\n" for i in range(parallel.MIN_STEPS + 10))
+    assert parallel.partition(_steps("CREATE TABLE db.a (id bigint) USING iceberg;\n" + one_table), 2) is None
+    assert parallel.partition(_steps(CREATES + MANY), 1) is None
+
+
+def test_jobs_follow_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ICELINT_JOBS", "1")
+    assert parallel.jobs() == 1
+    monkeypatch.setenv("ICELINT_JOBS", "3")
+    assert parallel.jobs() == 3
+    monkeypatch.setenv("ICELINT_JOBS", "many")
+    assert parallel.jobs() == 1
+    monkeypatch.delenv("ICELINT_JOBS")
+    assert parallel.jobs() >= 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+@pytest.mark.skipif(threading.active_count() > 1, reason="never fork a process that runs other threads")
+def test_a_failing_worker_is_redone_by_the_parent(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "enabled", True)
+    monkeypatch.setenv("ICELINT_JOBS", "2")
+    steps = _steps(CREATES + MANY)
+    parent = os.getpid()
+    calls: list[int] = []
+
+    def work(part):
+        if os.getpid() != parent:
+            raise RuntimeError("worker broke")
+        calls.append(len(part))
+        return []
+
+    assert parallel.lint_partitioned(steps, work) == []
+    assert len(calls) == 2  # its own group, then the failed worker's
+
+
+def test_the_cli_gives_the_same_output_in_one_process_and_in_several(tmp_path: Path) -> None:
+    write(tmp_path, "migration.sql", _bench_migration(1200))
+    results = {}
+    for jobs in ("1", "2", "4"):
+        for fmt in ("json", "text"):
+            r = icelint("check", "migration.sql", "--format", fmt, cwd=tmp_path, env=clean_env(ICELINT_JOBS=jobs))
+            assert r.code == 0, r.err  # warnings and infos only
+            results[jobs, fmt] = r.out
+    for fmt in ("json", "text"):
+        assert results["1", fmt] == results["2", fmt] == results["4", fmt]
+    assert '"rule": "ICE011"' in results["1", "json"]  # the run has findings to compare

@@ -249,7 +249,7 @@ class Replay:
             for i, col in zip(ids, c.columns)
         )
         schema = Schema(0, fields)
-        _check_format_types(schema, version)
+        _check_format_types(version, walk(schema.fields))
         terms = [pt.resolve(t, schema, case_sensitive=True) for t in c.partition_by]
         spec = pt.build_create_spec(terms, schema)
         properties = dict(NEW_TABLE_DEFAULTS)
@@ -574,8 +574,14 @@ class Replay:
             return meta  # nothing changed (fields are shared objects: this compares by identity first)
         d = self._diff = schema_diff(current, new_schema, changes_at)
         new_schema.__dict__["field_count"] = current.field_count + len(d.added) - len(d.removed)
+        id_sum = current.id_sum
+        for _, f in d.added:
+            id_sum ^= f.id
+        for _, f in d.removed:
+            id_sum ^= f.id
+        new_schema.__dict__["id_sum"] = id_sum
         if meta.format_version < 3 and (d.added or d.changed):
-            _check_format_types(Schema(0, tuple(f for _, f in d.added) + tuple(f for _, f, _ in d.changed)), meta.format_version)
+            _check_format_types(meta.format_version, (*d.added, *((p, new) for p, new, _ in d.changed)))
         schemas, schema = _add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema))
         schema_id = schema.schema_id
         if schema is not new_schema and schema.fields is new_schema.fields:
@@ -795,12 +801,13 @@ def _sources_touched(sources: frozenset[int], d: SchemaDiff) -> bool:
     )
 
 
-def _check_format_types(schema: Schema, version: int) -> None:
+def _check_format_types(version: int, fields: Iterable[tuple[Path, NestedField]]) -> None:
+    """Types a format version cannot hold (in a change, only added fields and type changes can bring one)."""
     if version >= 3:
         return
     problems = [
         f"Invalid type for {'.'.join(p)}: {f.type} is not supported until v3"
-        for p, f in walk(schema.fields)
+        for p, f in fields
         if isinstance(f.type, PrimitiveType) and f.type.name.split("(")[0] in V3_ONLY
     ]
     if problems:
@@ -821,7 +828,7 @@ def _add_schema(
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
     new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
     added = Schema(new_id, new.fields, new.identifier_field_ids)
-    for carried in ("_identity", "field_count"):  # computed for `new` already: the same for its copy
+    for carried in ("_identity", "field_count", "id_sum"):  # computed for `new` already: the same for its copy
         if carried in new.__dict__:
             added.__dict__[carried] = new.__dict__[carried]
     return schemas + (added,), added

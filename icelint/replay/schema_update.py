@@ -346,6 +346,8 @@ class SchemaUpdate:
         return not ids.isdisjoint([f.id for f in fields])
 
     def _apply_moves(self, out: list[NestedField], parent_id: int) -> list[NestedField]:
+        if not self.moves:
+            return out
         for m in self.moves.get(parent_id, ()):
             # positions by id: `list.remove`/`index` would call the dataclass `__eq__` on every field before it
             ids = [x.id for x in out]

@@ -177,6 +177,25 @@ class RuleContext:
             return self.outcome.diff  # computed once by the replay
         return diff(b.schema, a.schema)
 
+    @cached_property
+    def _changed_paths(self) -> dict[str, list]:
+        """Lower-cased dotted path before this step → the fields it named, for fields this step
+        removed or changed (found in the diff: no lookup table of the old schema is needed)."""
+        out: dict[str, list] = {}
+        for p, f in self.diff.removed:
+            out.setdefault(".".join(p).lower(), []).append(f)
+        for p, _new, old in self.diff.changed:
+            out.setdefault(".".join(p[:-1] + (old.name,)).lower(), []).append(old)
+        return out
+
+    def field_before(self, path: tuple[str, ...]):
+        """The field a change's `path` named before this step, resolved as Spark does (case-insensitive)."""
+        hits = self._changed_paths.get(".".join(path).lower())
+        if hits is not None and len(hits) == 1:
+            return hits[0]
+        before = self.outcome.before
+        return before.schema.find(path, case_sensitive=False) if before is not None else None
+
     @property
     def error(self) -> ReplayError | None:
         return self.outcome.error

@@ -40,11 +40,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     removed = {f.id: ".".join(p) for p, f in ctx.diff.removed}
     if not removed:
         return
-    before = ctx.before.schema
     for c in ctx.changes:
         if not isinstance(c, ch.DeleteColumn):
             continue
-        f = before.find(c.path, case_sensitive=False)
+        f = ctx.field_before(c.path)
         if f is None or f.id not in removed:
             continue
         name = removed[f.id]

@@ -109,8 +109,9 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
         return
     for c in ctx.changes:
         if isinstance(c, (ch.DeleteColumn, ch.ReplaceColumns)):
+            removed = {f.id for _, f in ctx.diff.removed}  # in the old schema, not in the new one
             for fid, fields in sorted(every.items()):
-                if fid in current or after.schema.field_by_id(fid) is not None or before.schema.field_by_id(fid) is None:
+                if fid in current or fid not in removed:
                     continue
                 name = before.schema.name_of(fid)
                 identity = any(f.transform == "identity" for f in fields)
@@ -139,7 +140,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                     severity=sev,
                 )
         elif isinstance(c, (ch.UpdateColumnType, ch.HiveChangeColumn)):
-            f_before = before.schema.find(c.path, case_sensitive=False)
+            f_before = ctx.field_before(c.path)
             if f_before is None or f_before.id not in every:
                 continue
             f_after = after.schema.field_by_id(f_before.id)
@@ -167,7 +168,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 severity=Severity.ERROR if identity else Severity.WARNING,
             )
         elif isinstance(c, ch.RenameColumn):
-            f_before = before.schema.find(c.path, case_sensitive=False)
+            f_before = ctx.field_before(c.path)
             if f_before is None or f_before.id not in every:
                 continue
             fields = every[f_before.id]

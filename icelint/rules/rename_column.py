@@ -37,7 +37,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return
     for c in ctx.changes:
         if isinstance(c, ch.RenameColumn):
-            f = ctx.before.schema.find(c.path, case_sensitive=False)
+            f = ctx.field_before(c.path)
             if f is None or f.id not in renamed:
                 continue
             old = ".".join(renamed[f.id])

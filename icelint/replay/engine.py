@@ -822,7 +822,10 @@ def _add_schema(
     `candidates` (`TableMetadata.schemas_like`) narrows the search to the schemas of the same identity.
     """
     new_id = current_id
+    id_sum = new.__dict__.get("id_sum")
     for s in candidates if candidates is not None else schemas:
+        if id_sum is not None and s.__dict__.get("id_sum", id_sum) != id_sum:
+            continue  # other field ids (`Schema.same_as` would say so too, a call later)
         if s.same_as(new):
             return schemas, s
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id

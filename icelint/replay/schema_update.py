@@ -350,12 +350,13 @@ class SchemaUpdate:
             return out
         for m in self.moves.get(parent_id, ()):
             # positions by id: `list.remove`/`index` would call the dataclass `__eq__` on every field before it
-            ids = [x.id for x in out]
-            moving = out.pop(ids.index(m.field_id))
+            ids = list(map(_field_id, out))
+            i = ids.index(m.field_id)
+            moving = out.pop(i)
             if m.kind == "first":
                 out.insert(0, moving)
             else:
-                ids.remove(m.field_id)
+                del ids[i]
                 out.insert(ids.index(m.ref_id) + 1, moving)
         return out
 

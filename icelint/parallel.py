@@ -21,7 +21,6 @@ process itself (`cli.entry`) turns it on, never a library call inside someone el
 from __future__ import annotations
 
 import os
-import pickle
 from typing import Callable, Sequence
 
 from icelint import changes as ch
@@ -98,6 +97,8 @@ def lint_partitioned(
 
 
 def _spawn(part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) -> tuple[int, int]:
+    import pickle
+
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the worker: compute, send, and leave without running any of the parent's cleanup
@@ -116,6 +117,8 @@ def _spawn(part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) 
 
 
 def _collect(pid: int, fd: int, part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) -> list[Finding]:
+    import pickle
+
     with os.fdopen(fd, "rb") as inp:
         payload = inp.read()
     os.waitpid(pid, 0)

@@ -237,9 +237,6 @@ def snapshot(tables, out, check_only, metadata, sources) -> None:
     sys.exit(run_snapshot(tables, out, _state_sources(metadata, sources), check=check_only, echo=click.echo))
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
 
 def entry() -> None:
     """The `icelint` executable (and `python -m icelint`): `main` in a process of its own.
@@ -268,3 +265,7 @@ def entry() -> None:
         except OSError:  # `icelint check ... | head`: the reader left; not an error of ours
             pass
     os._exit(code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    entry()

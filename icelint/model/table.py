@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
-from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 
+from icelint.lazy import cached_property
 from icelint.model.types import NestedField, StructType, Type, children, walk
 
 Path = tuple[str, ...]

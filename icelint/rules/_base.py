@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Callable, Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.lazy import cached_property
 from icelint.model.diff import SchemaDiff, diff
 from icelint.model.table import LazySchema, Schema, TableMetadata
 from icelint.replay.engine import Outcome, ReplayResult

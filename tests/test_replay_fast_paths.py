@@ -62,6 +62,8 @@ def _check_metadata(meta: TableMetadata) -> None:
     rebuilt = TableMetadata(**{k: getattr(meta, k) for k in meta.__dataclass_fields__})
     assert meta.schema is rebuilt.schema or meta.schema == rebuilt.schema
     assert meta.spec == rebuilt.spec and meta.sort_order == rebuilt.sort_order
+    assert meta.partition_names == rebuilt.partition_names
+    assert meta.partition_sources == rebuilt.partition_sources
     for s in meta.schemas:  # the index shared along the chain answers as one built for this state
         assert [x.schema_id for x in meta.schemas_like(s)] == [x.schema_id for x in rebuilt.schemas_like(s)]
     schema, fresh = meta.schema, _fresh(meta.schema)
@@ -105,3 +107,13 @@ def test_lookup_tables_move_to_the_newest_schema() -> None:
     first = replay.tables["db.t"].schemas[0]
     assert "_lower_names" not in first.__dict__  # given away; rebuilt only when asked
     assert first.top_level("a") is not None and first.top_level("a2") is None
+
+
+def test_every_derived_value_of_a_state_is_dropped_when_its_inputs_change() -> None:
+    """`TableMetadata.evolve` keeps cached values: each must be listed with the fields it reads."""
+    from icelint.lazy import cached_property
+    from icelint.model import table
+
+    cached = {name for name, v in vars(TableMetadata).items() if isinstance(v, cached_property)}
+    listed = {d for derived in table._DERIVED.values() for d in derived}
+    assert cached == listed

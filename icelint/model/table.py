@@ -359,6 +359,19 @@ class TableMetadata:
         raise KeyError(self.default_spec_id)
 
     @cached_property
+    def partition_sources(self) -> tuple[dict[int, list[PartitionField]], dict[int, list[PartitionField]]]:
+        """Source field id → its fields in the current spec (void ones left out) / in any spec (history)."""
+        current: dict[int, list[PartitionField]] = {}
+        for f in self.spec.fields:
+            if f.transform != "void":
+                current.setdefault(f.source_id, []).append(f)
+        every: dict[int, list[PartitionField]] = {}
+        for s in self.specs:
+            for f in s.fields:
+                every.setdefault(f.source_id, []).append(f)
+        return current, every
+
+    @cached_property
     def partition_names(self) -> frozenset[str]:
         """The names of every partition field of every spec (a new column may not take one)."""
         return frozenset(f.name for s in self.specs for f in s.fields)
@@ -483,8 +496,8 @@ _FIELDS = frozenset(f.name for f in dataclass_fields(TableMetadata))
 _DERIVED = {
     "schemas": ("schema", "schema_index"),
     "current_schema_id": ("schema",),
-    "specs": ("spec", "partition_names"),
-    "default_spec_id": ("spec",),
+    "specs": ("spec", "partition_names", "partition_sources"),
+    "default_spec_id": ("spec", "partition_sources"),
     "sort_orders": ("sort_order",),
     "default_sort_order_id": ("sort_order",),
 }

@@ -62,15 +62,7 @@ from icelint.rules._base import (
 
 def _sources(meta: TableMetadata) -> tuple[dict[int, list[PartitionField]], dict[int, list[PartitionField]]]:
     """source id → fields of the current spec (non-void) / of any spec (void included, history)."""
-    current: dict[int, list[PartitionField]] = {}
-    for f in meta.spec.fields:
-        if f.transform != "void":
-            current.setdefault(f.source_id, []).append(f)
-    every: dict[int, list[PartitionField]] = {}
-    for s in meta.specs:
-        for f in s.fields:
-            every.setdefault(f.source_id, []).append(f)
-    return current, every
+    return meta.partition_sources
 
 
 # the changes that can drop, retype or rename a partition source

@@ -8,6 +8,7 @@ compare them and look back over the history.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Iterable, NamedTuple
 
@@ -37,6 +38,7 @@ DEFAULT_FORMAT_VERSION = 2
 MAX_FORMAT_VERSION = 3
 
 
+@lru_cache(maxsize=4096)
 def table_key(name: str) -> str:
     """`local.db.events`, `db.events`, `DB.Events` → `db.events` (the catalog part is dropped)."""
     parts = [p.lower() for p in name.split(".")]

@@ -146,7 +146,7 @@ class Schema:
         return len(self._by_id)
 
     @cached_property
-    def id_sum(self) -> int:
+    def id_xor(self) -> int:
         """The XOR of every field id: schemas with different sets of ids differ here (carried by the replay)."""
         out = 0
         for i in self._by_id:
@@ -159,7 +159,7 @@ class Schema:
             return True
         if self._identity != other._identity:
             return False
-        mine, theirs = self.__dict__.get("id_sum"), other.__dict__.get("id_sum")
+        mine, theirs = self.__dict__.get("id_xor"), other.__dict__.get("id_xor")
         if mine is not None and theirs is not None and mine != theirs:
             return False  # a quick no, when both are known: the full comparison decides otherwise
         return self.fields == other.fields and set(self.identifier_field_ids) == set(other.identifier_field_ids)

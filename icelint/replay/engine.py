@@ -576,12 +576,12 @@ class Replay:
             return meta  # nothing changed (fields are shared objects: this compares by identity first)
         d = self._diff = schema_diff(current, new_schema, changes_at)
         new_schema.__dict__["field_count"] = current.field_count + len(d.added) - len(d.removed)
-        id_sum = current.id_sum
+        id_xor = current.id_xor
         for _, f in d.added:
-            id_sum ^= f.id
+            id_xor ^= f.id
         for _, f in d.removed:
-            id_sum ^= f.id
-        new_schema.__dict__["id_sum"] = id_sum
+            id_xor ^= f.id
+        new_schema.__dict__["id_xor"] = id_xor
         if meta.format_version < 3 and (d.added or d.changed):
             _check_format_types(meta.format_version, (*d.added, *((p, new) for p, new, _ in d.changed)))
         schemas, schema = _add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema))
@@ -824,16 +824,13 @@ def _add_schema(
     `candidates` (`TableMetadata.schemas_like`) narrows the search to the schemas of the same identity.
     """
     new_id = current_id
-    id_sum = new.__dict__.get("id_sum")
     for s in candidates if candidates is not None else schemas:
-        if id_sum is not None and s.__dict__.get("id_sum", id_sum) != id_sum:
-            continue  # other field ids (`Schema.same_as` would say so too, a call later)
         if s.same_as(new):
             return schemas, s
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
     new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
     added = Schema(new_id, new.fields, new.identifier_field_ids)
-    for carried in ("_identity", "field_count", "id_sum"):  # computed for `new` already: the same for its copy
+    for carried in ("_identity", "field_count", "id_xor"):  # computed for `new` already: the same for its copy
         if carried in new.__dict__:
             added.__dict__[carried] = new.__dict__[carried]
     return schemas + (added,), added

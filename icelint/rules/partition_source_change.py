@@ -48,7 +48,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
-from icelint.model.table import PartitionField, TableMetadata
+from icelint.model.table import TableMetadata
 from icelint.rules._base import (
     PARTITION_CHANGES,
     PARTITION_RULE,
@@ -58,11 +58,6 @@ from icelint.rules._base import (
     RuleContext,
     error_owner,
 )
-
-
-def _sources(meta: TableMetadata) -> tuple[dict[int, list[PartitionField]], dict[int, list[PartitionField]]]:
-    """source id → fields of the current spec (non-void) / of any spec (void included, history)."""
-    return meta.partition_sources
 
 
 # the changes that can drop, retype or rename a partition source
@@ -96,7 +91,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
     if not any(isinstance(c, _SOURCE_CHANGES) for c in ctx.changes):
         return
     table = ctx.table_name
-    current, every = _sources(before)
+    current, every = before.partition_sources  # source id → fields of the current spec / of any spec
     if not every:
         return
     for c in ctx.changes:

@@ -14,7 +14,7 @@ from icelint.model.types import NestedField, StructType, children, walk
 
 Path = tuple[str, ...]
 Changes = Mapping[int, Mapping[int, "tuple[NestedField | None, NestedField | None]"]]
-ROOT = -1  # `SchemaUpdate`'s id for the schema's own struct
+ROOT = -1  # the id of the schema's own struct in `changes_at` (`SchemaUpdate` records under it too)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import Callable
 
+from icelint.model.diff import ROOT  # the schema's own struct, in `changes_at` as in the diff that reads it
 from icelint.model.table import Schema
 from icelint.model.types import (
     DecimalType,
@@ -26,7 +27,6 @@ from icelint.model.types import (
 )
 from icelint.replay.errors import ReplayError
 
-ROOT = -1
 _field_id = attrgetter("id")
 Path = tuple[str, ...]
 

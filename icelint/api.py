@@ -74,7 +74,13 @@ def _initial(state: StateArg, parsed: Any) -> dict[str, TableMetadata]:
         return {}
     if isinstance(state, Mapping):
         return {table_key(str(k)): _state(v) for k, v in state.items()}
-    meta = _state(state)  # one table: the one the scripts alter without creating it
+    meta = _state(state)  # one table: the one its location names, else the one the scripts alter
+    from icelint.sources.naming import name_by_location
+
+    touched = list(dict.fromkeys(table_key(r) for r in parsed.referenced_tables))
+    by_location = name_by_location("state", "state={'db.table': ...}", meta.location, touched)
+    if by_location is not None:
+        return {by_location: meta}
     created = {table_key(t) for t in parsed.created_tables}
     candidates = list(dict.fromkeys(t for t in (table_key(r) for r in parsed.referenced_tables) if t not in created))
     if len(candidates) != 1:

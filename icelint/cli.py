@@ -136,12 +136,15 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     if not plan.pending and since is None:
         raise InputError(f"{' '.join(paths) or cfg.migrations}: no .sql files found")
     opts = _state_sources(metadata, sources, cfg)
+    absent: dict[str, str] = {}  # tables the catalog/warehouse was asked for and does not have
     if opts.has_source():
         # the state already holds the context files (applied): only the pending ones are read and replayed
         from icelint.sources import load_states
 
         pending = parsed = parse_plan(plan, pending_only=True)
-        initial = load_states(opts).assign(pending.referenced_tables, pending.created_tables)
+        states = load_states(opts)
+        initial = states.assign(pending.referenced_tables, pending.created_tables)
+        absent = states.absent
     else:
         # no state: the whole history is replayed from its CREATE TABLEs, findings kept for pending files
         parsed = parse_plan(plan)
@@ -150,6 +153,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
 
     def lint_steps(steps) -> list:
         run = replay(Parsed(parsed.sources, parsed.files, list(steps)), initial)
+        run.result.absent = absent
         return only_pending(lint_run(run, rules), run, plan)
 
     findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays

@@ -11,7 +11,7 @@ ignore = ["ICE013"]
 fail-on = "error"                  # error | warning | info
 catalog = "prod"                   # state sources, handed to the state loaders
 warehouse = "warehouse/"
-metadata = { "db.events" = "snapshots/db.events.metadata.json" }
+metadata = { "db.events" = "snapshots/db.events.metadata.json" }  # or a list of unnamed files
 
 [tool.icelint.severity]            # per-rule severity
 ICE011 = "error"
@@ -30,7 +30,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from icelint.discovery import DEFAULT_ORDER, ORDERS
 from icelint.source import InputError
@@ -45,6 +45,7 @@ class ConfigError(InputError):
 
 # key → (expected type description, validator). Adding a key: one line here, one field below.
 _STR, _LIST, _TABLE_STR, _TABLE_LIST = "a string", "a list of strings", "a table of strings", "a table of lists of strings"
+_FILES = "a table of strings or a list of strings"  # `metadata`: named files, or unnamed ones
 KEYS: dict[str, str] = {
     "migrations": _STR,
     "order": _STR,
@@ -55,7 +56,7 @@ KEYS: dict[str, str] = {
     "per-file-ignores": _TABLE_LIST,
     "catalog": _STR,
     "warehouse": _STR,
-    "metadata": _TABLE_STR,
+    "metadata": _FILES,
     "table-dirs": _TABLE_STR,
     "table-uuid": _STR,
 }
@@ -75,7 +76,7 @@ class Config:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, codes), in file order
     catalog: str | None = None
     warehouse: str | None = None
-    metadata: tuple[tuple[str, str], ...] = ()  # (table, path or URI), sorted by table
+    metadata: tuple[tuple[str, str], ...] = ()  # (table, path or URI), sorted by table; table "": unnamed
     table_dirs: tuple[tuple[str, str], ...] = ()  # (table, directory), sorted by table
     table_uuid: str | None = None
 
@@ -139,7 +140,7 @@ class Config:
         if self.warehouse is not None:
             out["warehouse"] = _resolve(self.warehouse, self.root)
         if self.metadata:
-            out["metadata"] = {name: _resolve(p, self.root) for name, p in self.metadata}
+            out["metadata"] = _files(self.metadata, lambda p: _resolve(p, self.root))
         if self.table_dirs:
             out["table-dirs"] = {name: _resolve(p, self.root) for name, p in self.table_dirs}
         if self.table_uuid is not None:
@@ -160,7 +161,7 @@ class Config:
             "per-file-ignores": {g: list(c) for g, c in self.per_file_ignores},
             "catalog": self.catalog,
             "warehouse": self.warehouse,
-            "metadata": dict(self.metadata),
+            "metadata": _files(self.metadata, str),
             "table-dirs": dict(self.table_dirs),
             "table-uuid": self.table_uuid,
         }
@@ -267,8 +268,16 @@ def parse_section(section: Any, path: Path) -> Config:
             kw[k.replace("-", "_")] = section[k]
     for k in ("metadata", "table-dirs"):
         if k in section:
-            kw[k.replace("-", "_")] = tuple(sorted(section[k].items()))
+            value = section[k]
+            kw[k.replace("-", "_")] = tuple(("", p) for p in value) if isinstance(value, list) else tuple(sorted(value.items()))
     return Config(**kw)
+
+
+def _files(pairs: tuple[tuple[str, str], ...], path: Callable[[str], str]) -> dict[str, str] | list[str]:
+    """`metadata` as written: a table of named files, or a list of unnamed ones (table "")."""
+    if any(not name for name, _ in pairs):
+        return [path(p) for _, p in pairs]
+    return {name: path(p) for name, p in pairs}
 
 
 def _type(value: Any) -> str:
@@ -284,6 +293,10 @@ def _check_type(where: str, key: str, value: Any, expected: str) -> None:
         ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
     elif expected == _TABLE_STR:
         ok = isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+    elif expected == _FILES:
+        ok = (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())) or (
+            isinstance(value, list) and all(isinstance(v, str) for v in value)
+        )
     else:
         ok = isinstance(value, dict) and all(
             isinstance(v, list) and all(isinstance(x, str) for x in v) for v in value.values()

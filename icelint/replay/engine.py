@@ -72,6 +72,7 @@ class ReplayResult:
     unknown: set[str] = field(default_factory=set)  # tables whose schema cannot be known (CTAS, non-Iceberg)
     display_names: dict[str, str] = field(default_factory=dict)  # key → name as first written
     missing: set[str] = field(default_factory=set)  # referenced but never created, and no state given
+    absent: dict[str, str] = field(default_factory=dict)  # key → the state source asked that lacks it (set by the caller)
 
 
 class Replay:

@@ -63,6 +63,16 @@ _HELP = {
 def check(ctx: RuleContext) -> Iterator[Finding]:
     table = ctx.table_name
     if ctx.outcome.skipped == "unknown-table" and ctx.step.index == _first_reference(ctx):
+        where = ctx.result.absent.get(ctx.outcome.table or "")
+        if where is not None:  # the catalog (or warehouse) was asked: Spark would not find the table either
+            yield ctx.finding(
+                RULE,
+                f"table `{table}` does not exist in {where}: Spark fails here with [TABLE_OR_VIEW_NOT_FOUND] "
+                "(and so does every later statement on it)",
+                f"create the table first, or check the table name and the catalog (`{table}`)",
+                span=ctx.commit.table_span if ctx.commit else None,
+            )
+            return
         yield ctx.finding(
             RULE,
             f"table `{table}` is not known here: no state was given for it and no earlier statement creates it, so "

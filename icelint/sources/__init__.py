@@ -4,7 +4,8 @@ Sources, in the order they are asked for a table:
 
 1. `--metadata db.t=FILE` (local path or URI) and `--table-dir db.t=DIR`: named explicitly;
 2. `--metadata FILE` / `--table-dir DIR` without a name: the table named by the file
-   (`db.t.metadata.json`) or the directory (`.../db/t`), else the one table the scripts alter;
+   (`db.t.metadata.json`) or the directory (`.../db/t`), else by the table's `location`, else the
+   one table the scripts alter (`icelint/sources/naming.py`);
 3. `--catalog NAME` (pyiceberg), then `--warehouse DIR` (Hadoop layout `DIR/db/t`): asked for every
    table the scripts touch that has no state yet. A table they do not have is left out: the replay
    reports it (ICE005) unless the scripts create it.
@@ -145,6 +146,7 @@ class States:
         self.anonymous_states = anonymous  # (argument, state, name hint from the path)
         self._catalog = None
         self._log = opts.logger()
+        self.absent: dict[str, str] = {}  # table key → the source asked that does not have it ("catalog `prod`")
 
     # The two views older callers used.
     @property
@@ -185,15 +187,21 @@ class States:
 
     def _name_anonymous(self, arg: str, state: LoadedState, hint: str | None, touched: list[str], created: set[str],
                         out: dict[str, LoadedState]) -> str:
-        # A file named db.t.metadata.json is db.t; a directory .../db/t is db.t when the scripts touch db.t.
+        # The rules and their order: icelint/sources/naming.py.
         if hint is not None and (state.source == "--metadata" or hint in touched):
             return hint
+        from icelint.sources.naming import name_by_location
+
         candidates = [t for t in touched if t not in created and t not in out]
+        example = candidates[0] if len(candidates) == 1 and "." in candidates[0] else "db.table"
+        by_location = name_by_location(arg, f"{state.source} {example}={arg}", state.metadata.location, touched)
+        if by_location is not None:
+            return by_location
         if len(candidates) != 1:
             which = ", ".join(candidates) if candidates else "none"
             raise InputError(
-                f"{arg}: cannot tell which table this state is for (tables altered by the scripts: {which}); "
-                f"name it: {state.source} db.table={arg}"
+                f"{arg}: cannot tell which table this state is for (its file name names none, its metadata has "
+                f"no location, and the tables the scripts alter are: {which}); name it: {state.source} db.table={arg}"
             )
         return candidates[0]
 
@@ -207,6 +215,7 @@ class States:
             got = catalog.load(key)
             if got is not None:
                 return LoadedState(got.metadata, got.data, got.origin, f"--catalog {catalog.name}")
+            self.absent.setdefault(key, f"catalog `{catalog.name}`")
         if self.opts.warehouse:
             from icelint.sources.hadoop import warehouse_table_dir
 
@@ -215,6 +224,7 @@ class States:
             if directory is None or (optional and not _has_metadata(directory)):
                 if self._log:
                     self._log(f"{key}: no table in {warehouse / Path(*key.split('.'))}")
+                self.absent.setdefault(key, f"warehouse `{self.opts.warehouse}`")
                 return None
             return _read_table_dir(str(directory), self.opts.table_uuid, self._log, "--warehouse")
         return None

@@ -7,7 +7,7 @@ Command line (besides `--metadata`, defined in cli.py): `--table-dir [db.t=]DIR`
 
     catalog = "prod"                                   # a pyiceberg catalog name
     warehouse = "warehouse/"                           # Hadoop layout: db.t → warehouse/db/t
-    metadata = { "db.events" = "snapshots/db.events.metadata.json" }
+    metadata = { "db.events" = "snapshots/db.events.metadata.json" }  # or ["a.metadata.json", ...]: unnamed
     table-dirs = { "db.events" = "warehouse/db/events" }   # optional
     table-uuid = "..."                                 # optional
 
@@ -102,7 +102,8 @@ def states_from_config(config: Mapping[str, Any] | None, base_dir: str | Path | 
         if value is None:
             return []
         if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-            raise InputError(f'[tool.icelint] `{key}` must be a table of "db.table" = "path"')
+            also = " or a list of paths" if key == "metadata" else ""
+            raise InputError(f'[tool.icelint] `{key}` must be a table of "db.table" = "path"{also}')
         return [f"{name}={_path(p, base)}" for name, p in value.items()]
 
     if (catalog := text("catalog")) is not None:
@@ -111,7 +112,11 @@ def states_from_config(config: Mapping[str, Any] | None, base_dir: str | Path | 
         opts.warehouse = _path(warehouse, base)
     if (uuid := text("table-uuid")) is not None:
         opts.table_uuid = uuid
-    opts.metadata = table("metadata")
+    files = config.get("metadata")
+    if isinstance(files, list) and all(isinstance(f, str) and f.strip() for f in files):
+        opts.metadata = [_path(f, base) for f in files]  # unnamed: matched as `--metadata FILE` is
+    else:
+        opts.metadata = table("metadata")
     opts.table_dirs = table("table-dirs")
     return opts
 

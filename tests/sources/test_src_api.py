@@ -64,8 +64,12 @@ def test_select_and_ignore(events):
 def test_input_errors(events):
     with pytest.raises(InputError, match="migrations/missing.sql: no such file"):
         icelint.lint("migrations/missing.sql")
-    with pytest.raises(InputError, match="cannot tell which table"):
+    with pytest.raises(InputError, match="its location .*/db/events is table db.events, which the scripts do not touch"):
         icelint.lint("ALTER TABLE db.a ADD COLUMN x int; ALTER TABLE db.b ADD COLUMN y int", state=events)
+    from dataclasses import replace
+
+    with pytest.raises(InputError, match="cannot tell which table"):  # no location: the one altered table, if one
+        icelint.lint("ALTER TABLE db.a ADD COLUMN x int; ALTER TABLE db.b ADD COLUMN y int", state=replace(events, location=None))
     with pytest.raises(TypeError):
         icelint.lint(DROP, state={"db.events": 42})
 

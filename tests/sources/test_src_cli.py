@@ -70,12 +70,16 @@ def test_table_dir_named_and_anonymous(sql):
     assert "v2.metadata.json.gz" in r.stderr
 
 
-def test_anonymous_table_dir_for_the_one_altered_table(tmp_path, monkeypatch):
+def test_anonymous_table_dir_named_by_its_location(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "m.sql").write_text("ALTER TABLE db.whatever ADD COLUMN c int;\n")
+    (tmp_path / "m.sql").write_text("ALTER TABLE db.events ADD COLUMN c int;\n")
+    (tmp_path / "w.sql").write_text("ALTER TABLE db.whatever ADD COLUMN c int;\n")
     shutil.copytree(FIX / "warehouse/db/events", tmp_path / "somewhere")
     r = icelint("check", "m.sql", "--format", "json", "--table-dir", tmp_path / "somewhere")
     assert r.code == 0, r.stdout + r.stderr
+    # the state of db.events (its location says so) is never applied to another table
+    line = one_error_line(icelint("check", "w.sql", "--format", "json", "--table-dir", tmp_path / "somewhere"))
+    assert "is table db.events, which the scripts do not touch" in line and "--table-dir db.whatever=" in line
 
 
 def test_table_uuid_flag(sql, tmp_path):
@@ -100,9 +104,11 @@ def test_table_uuid_flag(sql, tmp_path):
 )
 def test_metadata_file_forms(tmp_path, monkeypatch, path):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "m.sql").write_text("ALTER TABLE db.t ADD COLUMN added_here string;\n")
-    for arg in (str(FIX / path), f"db.t={FIX / path}", (FIX / path).as_uri()):
-        r = icelint("schema", "m.sql", "--format", "json", "--metadata", arg)
+    table = f"db.{path.split('/')[2]}"  # the table the file's `location` names (.../warehouse/db/<t>)
+    (tmp_path / "m.sql").write_text(f"ALTER TABLE {table} ADD COLUMN added_here string;\n")
+    (tmp_path / "t.sql").write_text("ALTER TABLE db.t ADD COLUMN added_here string;\n")
+    for sql, arg in (("m.sql", str(FIX / path)), ("t.sql", f"db.t={FIX / path}"), ("m.sql", (FIX / path).as_uri())):
+        r = icelint("schema", sql, "--format", "json", "--metadata", arg)
         assert r.code == 0, (arg, r.stderr)
         assert "added_here" in r.stdout
 
@@ -154,7 +160,9 @@ def test_corrupt_metadata_files(sql, tmp_path):
 
 def test_anonymous_metadata_ambiguous(sql, tmp_path):
     f = tmp_path / "v3.metadata.json"
-    shutil.copyfile(FIX / "warehouse/db/events/metadata/v3.metadata.json", f)
+    meta = json.loads((FIX / "warehouse/db/events/metadata/v3.metadata.json").read_text())
+    del meta["location"]  # else its location names db.events
+    f.write_text(json.dumps(meta))
     line = one_error_line(icelint("check", sql, "--metadata", f))
     assert "cannot tell which table" in line and "db.events, db.legacy" in line and "--metadata db.table=" in line
 

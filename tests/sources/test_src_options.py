@@ -37,7 +37,12 @@ def test_states_from_config_keys_and_paths(tmp_path):
     assert states_from_config(None) == StateOptions()
 
 
-@pytest.mark.parametrize("bad", [{"catalog": 3}, {"warehouse": ""}, {"metadata": ["a"]}, {"metadata": {"db.t": 1}}])
+def test_states_from_config_unnamed_metadata_list(tmp_path):
+    opts = states_from_config({"metadata": ["snaps/a.metadata.json", "s3://b/x.json"]}, base_dir=tmp_path)
+    assert opts.metadata == [str(tmp_path / "snaps/a.metadata.json"), "s3://b/x.json"]  # unnamed: no `name=`
+
+
+@pytest.mark.parametrize("bad", [{"catalog": 3}, {"warehouse": ""}, {"metadata": [1]}, {"metadata": "a"}, {"metadata": {"db.t": 1}}])
 def test_states_from_config_rejects_wrong_types(bad):
     with pytest.raises(InputError, match=r"\[tool.icelint\]"):
         states_from_config(bad)

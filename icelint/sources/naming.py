@@ -1,0 +1,84 @@
+"""Which table an unnamed state (`--metadata FILE`, `--table-dir DIR`) is for.
+
+The rules, in order (the first that gives a name decides; a later rule never overrides it):
+
+1. the file name: `db.events.metadata.json` is `db.events` (for a directory `.../db/events`: when
+   the scripts touch `db.events`);
+2. the table's `location` in the metadata: its last two path parts, `.../db/events`, Hive's
+   `.../db.db/events`, or a layout with a uuid suffix, `.../db/events-<uuid>`; a location of one
+   path part (`s3://bucket/events`) names the table only;
+3. the one table the scripts alter without creating it, when the metadata has no location.
+
+A location that names a table the scripts do not touch is an error, never a reason to fall back
+to rule 3: the metadata of `db.products` is not applied to `ALTER TABLE db.product ...`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from icelint.source import InputError
+
+_UUID_SUFFIX = re.compile(
+    r"^(?P<name>.+?)-[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$", re.IGNORECASE
+)
+
+
+def location_name(location: str | None) -> tuple[str | None, str] | None:
+    """(namespace or None, table) named by a table location; None when it names nothing."""
+    if not location:
+        return None
+    path = location.strip()
+    if "://" in path:
+        path = path.split("://", 1)[1]
+        path = path.split("/", 1)[1] if "/" in path else ""  # the bucket / authority is no name
+    elif path.lower().startswith("file:"):
+        path = path[len("file:"):]
+    parts = [p for p in re.split(r"[/\\]+", path) if p and p != "."]
+    if not parts:
+        return None
+    table = parts[-1]
+    m = _UUID_SUFFIX.match(table)
+    if m:
+        table = m.group("name")
+    namespace = parts[-2] if len(parts) > 1 else None
+    if namespace is not None and namespace.lower().endswith(".db") and len(namespace) > 3:
+        namespace = namespace[:-3]  # Hive's warehouse layout: <db>.db/<table>
+    return (namespace.lower() if namespace else None), table.lower()
+
+
+def _matches(key: str, loc: tuple[str | None, str]) -> bool:
+    namespace, table = loc
+    ns, _, name = key.rpartition(".")
+    if name != table:
+        return False
+    return not ns or namespace is None or ns == namespace
+
+
+def name_by_location(arg: str, how: str, location: str | None, touched: Sequence[str]) -> str | None:
+    """The touched table the location names (rule 2); None when the metadata has no usable location.
+
+    Raises InputError when the location names a table the scripts do not touch; `arg` is what the
+    user gave, `how` how to name the table instead (`--metadata db.table=FILE`)."""
+    loc = location_name(location)
+    if loc is None:
+        return None
+    found = [k for k in touched if _matches(k, loc)]
+    named = f"{loc[0]}.{loc[1]}" if loc[0] else loc[1]
+    if len(found) == 1:
+        key = found[0]
+        return key if "." in key or loc[0] is None else named  # `ALTER TABLE events`: the state is db.events
+    which = ", ".join(touched) if touched else "none"
+    if found:
+        raise InputError(
+            f"{arg}: its location {location} fits several tables the scripts touch ({', '.join(found)}); "
+            f"name it: {how}"
+        )
+    raise InputError(
+        f"{arg}: its location {location} is table {named}, which the scripts do not touch "
+        f"(tables they touch: {which}); if it is the state of another table, name it: {how}"
+    )
+
+
+__all__ = ["location_name", "name_by_location"]

@@ -265,6 +265,14 @@ class SessionConfig(NamedTuple):
     index: int
 
 
+class UseNamespace(NamedTuple):
+    """`USE db`: later one-part table names are `db.<name>` (lowering already qualifies them)."""
+
+    namespace: str  # as written after USE, e.g. `db` or `local.db`
+    span: Span
+    index: int
+
+
 class ParseFailure(NamedTuple):
     message: str
     span: Span
@@ -280,4 +288,4 @@ class Passive(NamedTuple):
     index: int
 
 
-Step = Commit | SessionConfig | ParseFailure | Passive
+Step = Commit | SessionConfig | UseNamespace | ParseFailure | Passive

@@ -19,16 +19,26 @@ def lower_files(files: Iterable[ast.ParsedFile], texts: dict[str, str] | None = 
     """
     counter = count()
     out: list[ch.Step] = []
+    namespace: str | None = None  # set by USE: the session's namespace, for every later file too
     for f in files:
         text = (texts or {}).get(f.path)
         for stmt in f.statements:
             step = lower_statement(stmt, next(counter))
+            if isinstance(step, ch.UseNamespace):
+                namespace = _use_namespace(step.namespace)
+            elif namespace is not None and isinstance(step, ch.Commit) and "." not in step.table:
+                step = step._replace(table=f"{namespace}.{step.table}")  # as Spark resolves it after USE
             if text is not None and isinstance(stmt, ast.Other) and isinstance(step, ch.Commit):
                 change = step.changes[0]
                 if isinstance(change, ch.WriteData) and change.kind == "insert":
                     step = step._replace(changes=(change._replace(sql=text[stmt.span.start : stmt.span.end]),))
             out.append(step)
     return out
+
+
+def _use_namespace(name: str) -> str:
+    """The namespace later one-part names get: `USE spark_catalog` (a catalog) sets Spark's `default`."""
+    return "default" if name.lower() == "spark_catalog" else name
 
 
 def _spec(c: ast.ColumnDef) -> ch.ColumnSpec:
@@ -65,6 +75,11 @@ def _(stmt: ast.Other, index: int) -> ch.Step:
     if stmt.table is not None and stmt.keyword.split()[0] in DATA_WRITING:
         return ch.Commit(stmt.table.dotted, stmt.table.span, (ch.WriteData(stmt.keyword, stmt.span),), stmt.span, index)
     return ch.Passive(stmt.keyword, stmt.span, index)
+
+
+@lower_statement.register
+def _(stmt: ast.UseNamespace, index: int) -> ch.Step:
+    return ch.UseNamespace(stmt.name.dotted, stmt.span, index)
 
 
 @lower_statement.register

@@ -7,8 +7,8 @@ group), and each worker sends back only its findings.
 
 A run is split only when that cannot change a result:
 - every statement names its table with a namespace (an unqualified name is resolved against all
-  the tables known at that point), and no statement renames a table (a rename moves a state from
-  one name to another);
+  the tables known at that point; after `USE db` lowering has already made `t` into `db.t`), and no
+  statement renames a table (a rename moves a state from one name to another);
 - statements on no table (`SET`, unparsable statements, ...) go to every group, and a finding
   they give in several groups is kept once.
 

@@ -63,6 +63,18 @@ def test_runs_that_must_not_be_split(extra: str, why: str) -> None:
     assert parallel.partition(_steps(CREATES + MANY + extra), 2) is None, why
 
 
+def test_use_qualifies_one_part_names_before_the_split() -> None:
+    """After `USE db`, `ALTER TABLE a` is `db.a` (lowering qualifies it), so the run splits by table;
+    a one-part name before any USE still keeps the run in one process."""
+    many = "".join(f"ALTER TABLE {t} ADD COLUMN c{i} string;\n" for i in range(parallel.MIN_STEPS) for t in ("a", "b"))
+    parts = parallel.partition(_steps("USE db;\n" + CREATES + many + "USE other;\nALTER TABLE a ADD COLUMN z int;\n"), 2)
+    assert parts is not None
+    tables = [{s.table for s in part if isinstance(s, ch.Commit)} for part in parts]
+    assert set().union(*tables) == {"db.a", "db.b", "db.c", "other.a"}
+    assert all(any(isinstance(s, ch.UseNamespace) for s in part) for part in parts)
+    assert parallel.partition(_steps(CREATES + many + "USE db;\n"), 2) is None  # `a` before any USE
+
+
 def test_small_runs_and_single_tables_are_not_split() -> None:
     assert parallel.partition(_steps(CREATES + "ALTER TABLE db.a ADD COLUMN x int;\n"), 2) is None
     one_table = "".join(f"ALTER TABLE db.a ADD COLUMN c{i} string;\n" for i in range(parallel.MIN_STEPS + 10))

@@ -275,6 +275,13 @@ class SetConfig(NamedTuple):
     span: Span
 
 
+class UseNamespace(NamedTuple):
+    """`USE db`, `USE catalog.db`, `USE NAMESPACE|DATABASE|SCHEMA db`: the namespace of later one-part names."""
+
+    name: Name
+    span: Span
+
+
 class Call(NamedTuple):
     """`CALL catalog.system.procedure(args)`; args as (name or None, raw text)."""
 
@@ -303,7 +310,7 @@ class Unparsed(NamedTuple):
     error_span: Span  # the token at fault
 
 
-Statement = AlterTable | CreateTable | DropTable | SetConfig | Call | Other | Unparsed
+Statement = AlterTable | CreateTable | DropTable | SetConfig | UseNamespace | Call | Other | Unparsed
 
 
 class Comment(NamedTuple):

@@ -66,6 +66,7 @@ from icelint.syntax.ast import (
     Transform,
     Unparsed,
     UnsetProperties,
+    UseNamespace,
     WriteSpec,
 )
 
@@ -728,6 +729,8 @@ class _StatementParser:
             return self.other(span)
         if k == "SET":
             return self.set_config(span)
+        if k == "USE":
+            return self.use(span)
         if k == "CALL":
             return self.call(span)
         if k == "COMMENT" and self.kw(1) == "ON" and self.kw(2) == "TABLE":
@@ -1115,6 +1118,23 @@ class _StatementParser:
         else:
             value = text[value_toks[0].start : value_toks[-1].end]
         return SetConfig(key, value, span)
+
+    def use(self, span: Span) -> Statement:
+        """`USE [NAMESPACE | DATABASE | SCHEMA] name` or `USE IDENTIFIER('name')` (Spark 3.5's grammar;
+        `USE namespace` alone names a namespace called `namespace`)."""
+        self.i = 1
+        if self.at("NAMESPACE", "DATABASE", "SCHEMA") and self.i + 1 < self.n:
+            self.i += 1
+        if self.at("IDENTIFIER") and self.kw(1) == "(" and self.i + 2 < self.n and self.t[self.i + 2].kind == STRING:
+            start = self.t[self.i].start
+            self.i += 3
+            self.expect(")")
+            text = self.t[self.i - 2].text
+            name = Name(tuple(p.strip("`") for p in text.split(".")), self.span(start, self.prev_end()))
+        else:
+            name = self.name("a namespace")
+        self.expect_end()
+        return UseNamespace(name, span)
 
     def call(self, span: Span) -> Statement:
         self.i = 1

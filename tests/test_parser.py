@@ -576,7 +576,6 @@ def test_call_is_retokenized_with_real_positions():
         ("SELECT * FROM t", "select", None),
         ("(SELECT 1) UNION (SELECT 2)", "select", None),
         ("WITH x AS (SELECT 1) SELECT * FROM x", "with", None),
-        ("USE db", "use", None),
         ("SHOW TABLES", "show", None),
         ("DESCRIBE TABLE EXTENDED t", "describe", None),
         ("DESC t", "desc", None),

@@ -312,6 +312,11 @@ _STATEMENT_STARTERS = frozenset(
     OPTIMIZE REDUCE REFRESH REPAIR RESET RESTORE REVOKE ROLLBACK SELECT SET SHOW TABLE
     TRUNCATE UNCACHE UPDATE USE VACUUM VALUES WITH""".split()
 )
+# Unquoted, these words are no table name in statements Iceberg's extensions parse (its lexer has
+# them as keywords and its grammar's `nonReserved` does not list them); Spark 3.5 takes every other word.
+_ICEBERG_RESERVED = frozenset(("ARRAY", "RETENTION"))
+_NO_IF_NOT_EXISTS = "Spark 3.5 has no ADD COLUMN IF NOT EXISTS: the statement fails before it runs"
+_QUERY_STARTS = frozenset(("SELECT", "VALUES", "WITH", "FROM", "TABLE", "(", "MAP", "REDUCE"))
 # Words skipped to find the object of CREATE/DROP/ALTER in an Other statement's keyword.
 _OBJECT_MODIFIERS = frozenset(("OR", "REPLACE", "GLOBAL", "TEMPORARY", "TEMP", "MATERIALIZED"))
 _COLUMN_CLAUSES = "NOT NULL, DEFAULT, COMMENT, FIRST or AFTER"
@@ -400,6 +405,18 @@ class _StatementParser:
             tok = None
             found = "end of statement"
         return _ParseError(f"expected {expected}{where}, found {found}", tok)
+
+    def spark_syntax_error(self, hint: str, extra: bool = False, missing: str | None = None) -> _ParseError:
+        """Spark 3.5's own words for a syntax error at the current token, then what icelint knows."""
+        tok = self.t[self.i]
+        near = self.text[tok.start : tok.end]
+        detail = f": extra input '{near}'" if extra else f": missing '{missing}'" if missing else ""
+        return _ParseError(f"[PARSE_SYNTAX_ERROR] Syntax error at or near '{near}'{detail}. {hint}", tok)
+
+    def iceberg_mismatch(self, expecting: str, hint: str) -> _ParseError:
+        """The words of Iceberg's SQL-extensions parser (ANTLR's) for an unexpected token."""
+        tok = self.t[self.i]
+        return _ParseError(f"mismatched input '{self.text[tok.start : tok.end]}' expecting {expecting}. {hint}", tok)
 
     def expect(self, kw: str, expected: str | None = None) -> _Tok:
         if self.i < self.n and self.t[self.i].kw == kw:
@@ -583,6 +600,9 @@ class _StatementParser:
         """`path type [NOT NULL] [DEFAULT expr] [COMMENT 'x'] [FIRST | AFTER name]`, clauses in any
         order; `follow` lists what may come next (None: the end of the statement)."""
         saved_ctx = self.ctx
+        if self.kw() == "IF" and self.kw(1) == "NOT" and self.kw(2) == "EXISTS":  # `ADD COLUMNS a int, IF NOT EXISTS b int`
+            self.i += 2
+            raise self.spark_syntax_error(_NO_IF_NOT_EXISTS)
         path = self.name("a column name")
         start = path.span.start
         if not first:  # the first column keeps the clause ('ADD COLUMN a') in messages
@@ -608,6 +628,8 @@ class _StatementParser:
             else:
                 break
         if not (self.kw() in follow or (None in follow and self.at_end())):
+            if self.kw() == "IF" and self.kw(1) == "NOT":
+                raise self.spark_syntax_error(_NO_IF_NOT_EXISTS)
             listed = [f"'{f}'" for f in follow if f is not None]
             if None in follow:
                 listed.append("end of statement")
@@ -773,8 +795,10 @@ class _StatementParser:
         else:
             try:
                 if k == "INSERT":
-                    if (self.accept("INTO") or self.accept("OVERWRITE")) and not self.at("DIRECTORY", "LOCAL"):
-                        self.accept("TABLE")
+                    overwrite = self.at("OVERWRITE")
+                    if (self.accept("INTO") or self.accept("OVERWRITE")) and not (overwrite and self._at_directory()):
+                        if self._table_keyword_here():
+                            self.i += 1
                         table = self.name()
                 elif k == "UPDATE":
                     table = self.name()
@@ -791,14 +815,53 @@ class _StatementParser:
                 table = None
         return Other(keyword, span, table)
 
+    def _at_directory(self) -> bool:
+        """`INSERT OVERWRITE [LOCAL] DIRECTORY ['path'] ...`, not a table named `local` or `directory`."""
+        j = self.i + 1 if self.at("LOCAL") else self.i
+        if j >= self.n or self.t[j].kw != "DIRECTORY":
+            return False
+        return j + 1 >= self.n or self.t[j + 1].kind == STRING or self.t[j + 1].kw == "USING"
+
+    def _table_keyword_here(self) -> bool:
+        """Whether the TABLE after `INSERT INTO|OVERWRITE` is the optional keyword, not a table named
+        `table` (Spark 3.5 takes every keyword as a name: `INSERT INTO table VALUES (1)`)."""
+        t, n, j = self.t, self.n, self.i + 1
+        if not self.at("TABLE") or j >= n or t[j].kind not in (WORD, QIDENT):
+            return False
+        while j + 2 < n and t[j + 1].kw == "." and t[j + 2].kind in (WORD, QIDENT):
+            j += 2
+        j += 1  # after the name TABLE would introduce
+        if j >= n:
+            return True
+        if t[j].kw != "(":  # what may follow the target: a query, PARTITION (...), BY NAME, REPLACE WHERE
+            return t[j].kw in _QUERY_STARTS or t[j].kw in ("PARTITION", "BY", "REPLACE", "IF")
+        # `TABLE name (a, b) <query>` (a column list), or `table VALUES (1)` (the row of a query)
+        k = j + 1
+        while k + 1 < n and t[k].kind in (WORD, QIDENT) and t[k + 1].kw in (",", ")"):
+            if t[k + 1].kw == ")":
+                return k + 2 < n and t[k + 2].kw in _QUERY_STARTS
+            k += 2
+        return False
+
     # ALTER TABLE ---------------------------------------------------------
 
     def alter_table(self, span: Span) -> Statement:
         self.i = 2
         table = self.name("a table name")
+        name_end = self.i
         action = self.alter_action()
         self.expect_end()
+        if isinstance(action, _ICEBERG_ACTIONS):
+            self._check_iceberg_name(name_end)
         return AlterTable(table, action, span)
+
+    def _check_iceberg_name(self, name_end: int) -> None:
+        """Iceberg's own SQL-extensions parser reads these statements; its lexer reserves a few words
+        Spark does not (measured: `ALTER TABLE db.array ADD PARTITION FIELD id` fails there)."""
+        for tok in self.t[2:name_end]:
+            if tok.kind == WORD and tok.kw in _ICEBERG_RESERVED:
+                text = " ".join(self.text[self.t[0].start : tok.end].split())
+                raise _ParseError(f"no viable alternative at input '{text}'", tok)
 
     def alter_action(self) -> AlterAction:
         if self.i >= self.n:
@@ -808,13 +871,19 @@ class _StatementParser:
         self.ctx = tok.start
         self.i += 1
         if k == "ADD":
+            if self.kw() == "IF" and self.kw(1) == "NOT" and self.kw(2) == "EXISTS" and self.kw(3) in ("COLUMN", "COLUMNS"):
+                self.i += 3
+                raise self.spark_syntax_error(_NO_IF_NOT_EXISTS)
             if self.accept("COLUMN") or self.accept("COLUMNS"):
                 if self.accept_seq("IF", "NOT", "EXISTS"):
-                    self.i -= 1  # point at EXISTS, as Spark's PARSE_SYNTAX_ERROR does
-                    raise self.error("a column definition (Spark 3.5 has no ADD COLUMN IF NOT EXISTS)")
+                    self.i -= 1  # at EXISTS, as Spark's PARSE_SYNTAX_ERROR
+                    raise self.spark_syntax_error(_NO_IF_NOT_EXISTS, extra=self.i + 1 >= self.n)
                 paren = self.accept("(")
                 return AddColumns(self.column_list(paren))
             if self.accept_seq("PARTITION", "FIELD"):
+                if self.kw() == "IF" and self.kw(1) == "NOT" and self.kw(2) == "EXISTS":
+                    self.i += 1  # Iceberg's parser takes `IF` as the column and stops at NOT
+                    raise self.iceberg_mismatch("{<EOF>, '.', 'AS'}", "Iceberg has no ADD PARTITION FIELD IF NOT EXISTS")
                 tr = self.transform()
                 return AddPartitionField(tr, self.optional_alias())
             raise self.error("COLUMN, COLUMNS or PARTITION FIELD")
@@ -828,6 +897,9 @@ class _StatementParser:
                     paths = self.names()
                 return DropColumns(paths, if_exists)
             if self.accept_seq("PARTITION", "FIELD"):
+                if self.kw() == "IF" and self.kw(1) == "EXISTS":
+                    self.i += 1
+                    raise self.iceberg_mismatch("{<EOF>, '.'}", "Iceberg has no DROP PARTITION FIELD IF EXISTS")
                 return DropPartitionField(self.transform())
             if self.accept_seq("IDENTIFIER", "FIELDS"):
                 return DropIdentifierFields(self.names())
@@ -836,6 +908,9 @@ class _StatementParser:
             raise self.error("COLUMN, COLUMNS, PARTITION FIELD, IDENTIFIER FIELDS, BRANCH or TAG")
         if k == "RENAME":
             if self.accept("COLUMN"):
+                if self.kw() == "IF" and self.kw(1) == "EXISTS":
+                    self.i += 1
+                    raise self.spark_syntax_error("Spark 3.5 has no RENAME COLUMN IF EXISTS", missing="TO")
                 path = self.name("a column name")
                 self.expect("TO")
                 return RenameColumn(path, self.single_name("a new column name"))
@@ -899,6 +974,9 @@ class _StatementParser:
 
     def alter_column(self, verb: str) -> AlterAction:
         self.accept("COLUMN")
+        if verb == "ALTER" and self.kw() == "IF" and self.kw(1) == "EXISTS":
+            self.i += 1
+            raise self.spark_syntax_error("Spark 3.5 has no ALTER COLUMN IF EXISTS")
         path = self.name("a column name")
         after_path = self.i
         action = self.alter_column_action(path)
@@ -1158,6 +1236,10 @@ class _StatementParser:
                 break
         self.expect_end()
         return Call(procedure, tuple(args), span)
+
+
+_ICEBERG_ACTIONS = (AddPartitionField, DropPartitionField, ReplacePartitionField, WriteSpec, SetIdentifierFields,
+                    DropIdentifierFields, BranchOrTag)
 
 
 # ---------------------------------------------------------------------------- files

@@ -489,6 +489,7 @@ class SparkOracle:
         started = time.monotonic()
         self.reset()
         touched_conf: set[str] = set()
+        used_namespace = False
         try:
             tracks = self._setup(case, workdir)
             setup_metadata = {t: workdir / "before" / f"{t}.metadata.json" for t in tracks}
@@ -498,11 +499,15 @@ class SparkOracle:
                     m = re.match(r"\s*SET\s+([\w.]+)", st.text, re.IGNORECASE)
                     if m:
                         touched_conf.add(m[1])
+                    used_namespace = used_namespace or bool(re.match(r"\s*USE\b", st.text, re.IGNORECASE))
                 self._run_statement(st, tracks)
             final = {t: self.metadata(t) for t in self.table_dirs()}
         finally:
             for key in touched_conf:
                 self.spark.conf.unset(key)
+            if used_namespace:  # back to catalog `local` and its default namespace, as at session start
+                self.sql("USE spark_catalog")
+                self.sql("USE local")
         return SparkRun(setup_metadata, statements, final, time.monotonic() - started)
 
     def _setup(self, case: Case, workdir: Path) -> dict[str, TableTrack]:

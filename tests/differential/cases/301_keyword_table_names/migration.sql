@@ -1,0 +1,21 @@
+-- Spark 3.5 (ANSI off, the default) takes keywords as unquoted table names
+USE db;
+CREATE TABLE table (id bigint, payload string) USING iceberg;
+INSERT INTO table VALUES (1, 'x');
+INSERT INTO TABLE table VALUES (2, 'y');
+ALTER TABLE table ADD COLUMN kind string;
+ALTER TABLE order ADD COLUMN select string;
+ALTER TABLE db.order RENAME COLUMN note TO comment;
+ALTER TABLE order DROP COLUMN missing;
+INSERT INTO order VALUES (3, 'third', 's');
+CREATE TABLE select (id int) USING iceberg;
+INSERT INTO select SELECT 5;
+ALTER TABLE select ADD COLUMN v string;
+ALTER TABLE select ADD COLUMN id string;
+CREATE TABLE array (id int, d date) USING iceberg;
+ALTER TABLE array ADD PARTITION FIELD id;
+ALTER TABLE db.array WRITE ORDERED BY id;
+ALTER TABLE `array` ADD PARTITION FIELD id;
+ALTER TABLE db.`array` WRITE ORDERED BY d;
+ALTER TABLE array ADD COLUMN n int;
+DROP TABLE select;

@@ -116,7 +116,8 @@ def test_show_config_prints_the_effective_configuration(project: Path) -> None:
         ('[tool.icelint.severity]\nICE011 = "fatal"\n', "`tool.icelint.severity`: `ICE011` must be one of error, warning, info"),
         ('[tool.icelint.severity]\nICE999 = "error"\n', "`tool.icelint.severity`: unknown rule 'ICE999'"),
         ('[tool.icelint.per-file-ignores]\n"*.sql" = "ICE001"\n', "`tool.icelint.per-file-ignores` must be a table of lists of strings"),
-        ("metadata = 3\n", "`tool.icelint.metadata` must be a table of strings, not an integer (3)"),
+        ("metadata = 3\n", "`tool.icelint.metadata` must be a table of strings or a list of strings, not an integer (3)"),
+        ("metadata = [1]\n", "`tool.icelint.metadata` must be a table of strings or a list of strings, not a list holding an integer (1)"),
         ('select = ["ICE001"\n', "invalid TOML"),
     ],
 )

@@ -43,6 +43,15 @@ def test_warehouse_loads_every_table_the_scripts_touch(sql):
     assert "db.fresh: no table in" in r.stderr  # created by the scripts: no state needed
 
 
+def test_warehouse_without_the_table_says_so(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.sql").write_text("ALTER TABLE db.nothere ADD COLUMN c int;\n")
+    r = icelint("check", "m.sql", "--format", "json", "--warehouse", FIX / "warehouse")
+    [f] = json.loads(r.stdout)["findings"]
+    assert f["rule"] == "ICE005" and r.code == 1
+    assert f["message"].startswith(f"table `db.nothere` does not exist in warehouse `{FIX / 'warehouse'}`")
+
+
 def test_warehouse_with_the_created_table_present_reports_it_exists(sql, tmp_path):
     wh = tmp_path / "wh"
     shutil.copytree(FIX / "warehouse", wh)

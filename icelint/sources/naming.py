@@ -76,7 +76,8 @@ def name_by_location(arg: str, how: str, location: str | None, touched: Sequence
             f"name it: {how}"
         )
     raise InputError(
-        f"{arg}: its location {location} is table {named}, which the scripts do not touch "
+        f"{arg}: not applied to any table: its name names no table, and its location {location} is table {named}, "
+        "which the scripts do not touch "
         f"(tables they touch: {which}); if it is the state of another table, name it: {how}"
     )
 

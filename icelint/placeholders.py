@@ -128,6 +128,17 @@ def substitute(source: SourceFile, values: Mapping[str, str]) -> FileMap | None:
     return m
 
 
+def prepare(sources: Iterable[SourceFile], values: Mapping[str, str]) -> tuple[list[SourceFile], dict[str, FileMap]]:
+    """Substituted sources (to parse) and the maps of those that changed."""
+    out, maps = [], {}
+    for src in sources:
+        m = substitute(src, values)
+        if m is not None:
+            maps[src.path] = m
+        out.append(m.substituted if m is not None else src)
+    return out, maps
+
+
 # ---------------------------------------------------------------------------- after the lint
 
 
@@ -211,3 +222,11 @@ def lint(run, rules, maps: Mapping[str, FileMap], config=None):
     findings = adjust(lint_run(run, rules), run.parsed, maps, codes, get("ICE060"))
     outcome = suppress.apply(findings, run.parsed, run.sources, codes, config)
     return suppress.Outcome(remap(outcome.findings, maps), remap(outcome.suppressed, maps))
+
+
+def lint_text(sql: str, rules, path: str = "<string>", values: Mapping[str, str] | None = None) -> list[Finding]:
+    """`icelint.suppress.lint_text` with placeholders: the reported findings for one SQL text."""
+    from icelint.pipeline import replay_sources
+
+    sources, maps = prepare([SourceFile(path, sql)], values or {})
+    return lint(replay_sources(sources), rules, maps).findings

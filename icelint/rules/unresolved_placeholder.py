@@ -2,7 +2,8 @@
 
 ## What it does
 Reports every Flyway placeholder `${name}` and Spark variable `${name}` / `${hivevar:name}` in
-a migration that neither `--var name=value` nor `[tool.icelint.vars]` gives a value, naming it.
+a migration (comments and strings included, as Flyway reads them) that neither `--var
+name=value` nor `[tool.icelint.vars]` gives a value, naming it.
 The statement it stands in is not checked (instead of a parse error, this one finding says why).
 Placeholders that have a value are substituted before the check, and findings still point into
 the file as written.

@@ -4,8 +4,8 @@ Before every statement that has findings, a line `-- icelint: ignore CODE[, CODE
 is written, indented like the statement, so the next run reports nothing for it (and ICE100 keeps
 watching that each suppression still suppresses something). The rest of the file is kept byte for
 byte: its encoding (a UTF-8 byte-order mark included), its line endings (CRLF files get CRLF), its
-comments. A statement that shares its line with the one before it is moved to a line of its own,
-below the new comment. Running it again changes nothing: the findings are suppressed by then.
+comments. A statement that shares its line with the end of the one before it is moved to a line
+of its own, below the new comment. Running it again changes nothing: the findings are suppressed by then.
 Files are written atomically (a temporary file in the same folder, then `os.replace`), and only
 files that change are touched. Findings that belong to no statement (an unused `ignore-file`) are
 left alone.
@@ -56,7 +56,8 @@ def edit(text: str, statements: Sequence[tuple[int, int, int, int]], findings: S
         current = lines[line - 1]
         before = current[: col - 1]
         indent = before[: len(before) - len(before.lstrip(" \t"))]
-        if before.strip():  # another statement ends on this line: start this one on a line of its own
+        if k > 0 and statements[k - 1][2] == line and before.strip():
+            # the statement before ends on this line: start this one on a line of its own
             lines[line - 1 : line] = [before.rstrip(" \t") + newline, indent + comment(codes, reason) + newline, indent + current[col - 1 :]]
         else:
             lines.insert(line - 1, indent + comment(codes, reason) + newline)

@@ -19,7 +19,7 @@ NAME = "-"
 
 
 def wanted(paths: tuple[str, ...], stdin_filename: str | None) -> bool:
-    return stdin_filename is not None or tuple(paths) == (NAME,)
+    return stdin_filename is not None or NAME in paths
 
 
 def check_paths(paths: tuple[str, ...], stdin_filename: str | None) -> None:

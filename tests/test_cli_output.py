@@ -237,3 +237,12 @@ def test_completion_scripts(tmp_path: Path, shell: str, marker: str) -> None:
                        env=_env(_ICELINT_COMPLETE=f"{shell}_source"), timeout=60)
     assert r.returncode == 0, r.stderr
     assert marker in r.stdout and "_ICELINT_COMPLETE" in r.stdout
+
+
+
+def test_completion_through_the_executable_entry_point(tmp_path: Path) -> None:
+    """`icelint` (the console script: `entry`) completes options, as the README's bash line sets it up."""
+    code = "import sys; sys.argv[0] = 'icelint'; from icelint.cli import entry; entry()"
+    env = _env(_ICELINT_COMPLETE="bash_complete", COMP_WORDS="icelint check --stdin", COMP_CWORD="2")
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 0 and "plain,--stdin-filename" in r.stdout, (r.stdout, r.stderr)

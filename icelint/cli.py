@@ -151,6 +151,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     cfg = load_config(config_from, explicit=config_file).with_flags(
         select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations,
         extend_select=conv.get("extend_select", ()), extend_ignore=conv.get("extend_ignore", ()),
+        variables=conv.get("variables", ()),
     )
     fmt = fmt or _default_format()
     if show_config:
@@ -174,7 +175,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     rules = cfg.rules()
     from icelint import placeholders
 
-    values = dict(cfg.vars) | placeholders.parse_vars(conv.get("variables", ()))
+    values = dict(cfg.vars)  # [tool.icelint.vars], then --var
     maps: dict = {}  # path → placeholders.FileMap, for the files that have placeholders
     stdin_source = None
     if from_stdin:
@@ -234,7 +235,11 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     if conv.get("statistics"):
         from icelint.statistics import render as render_statistics
 
-        render_statistics(outcome.findings, sys.stdout, "json" if fmt == "json" else "text")
+        if output_file:
+            with open(output_file, "w", encoding="utf-8", newline="") as out:
+                render_statistics(outcome.findings, out, "json" if fmt == "json" else "text")
+        else:
+            render_statistics(outcome.findings, sys.stdout, "json" if fmt == "json" else "text")
         threshold = Severity(cfg.fail_on).rank
         failing = any(f.severity.rank >= threshold for f in outcome.findings)
         sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
@@ -316,7 +321,9 @@ def explain(rule) -> None:
     if r is None:
         raise click.BadParameter(f"unknown rule {rule!r} (see `icelint rules`)", param_hint="RULE")
     text = f"# {r.code} {r.name} ({r.severity.value})\n\n" + r.doc.strip() + "\n"
-    if sys.stdout.isatty():
+    from icelint.color import use_color
+
+    if use_color(sys.stdout):  # NO_COLOR: the plain Markdown
         from rich.console import Console
         from rich.markdown import Markdown
 

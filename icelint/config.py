@@ -101,6 +101,7 @@ class Config:
         ignore: Sequence[str] = (),
         extend_select: Sequence[str] = (),
         extend_ignore: Sequence[str] = (),
+        variables: Sequence[str] = (),
         fail_on: str | None = None,
         order: str | None = None,
         migrations: str | None = None,
@@ -113,6 +114,10 @@ class Config:
             "select": "--select", "extend-select": "--extend-select", "ignore": "--ignore", "extend-ignore": "--extend-ignore"})
         if flags is not None:
             out = replace(out, selection=(*out.selection, flags))
+        if variables:
+            from icelint.placeholders import parse_vars
+
+            out = replace(out, vars=tuple(sorted((dict(out.vars) | parse_vars(variables)).items())))
         if fail_on:
             out = replace(out, fail_on=fail_on)
         if order:

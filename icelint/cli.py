@@ -162,7 +162,17 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         d = cfg.as_dict()
         click.echo(json.dumps(d, indent=2) if fmt == "json" else render_toml(d), nl=fmt == "json")
         return
+    report = check_report(cfg, paths, metadata, sources, since, conv, fmt)
+    _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero)
 
+
+def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
+    """The work of `icelint check`, from its inputs (the effective configuration, the paths, the
+    state sources, the issue-14 options in `conv`) to the `Report` every output is rendered from.
+    Nothing here writes output: the seam where a cache of reports can sit."""
+    from icelint import stdin as stdin_input
+
+    from_stdin = stdin_input.wanted(paths, conv.get("stdin_filename"))
     from icelint import suppress
     from icelint.findings import Severity
     from icelint.checker import lint_run
@@ -225,10 +235,18 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
                     rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url)
     if conv.get("add_suppressions") is not None or fmt == "junit":
         report.statements_by_file = _statement_positions(pending.files, maps)
+    return report
+
+
+def _emit(report, cfg, conv: dict, fmt: str, output_file, quiet: bool, exit_zero: bool) -> None:
+    """Write the report (or act on it: --add-suppressions, --statistics) and exit with the check's code."""
+    from icelint.findings import Severity
+    from icelint.reporters import REPORTERS
+
     if conv.get("add_suppressions") is not None:
         from icelint import baseline
 
-        per_file = {p: (st, [f for f in outcome.findings if f.path == p]) for p, st in report.statements_by_file.items()}
+        per_file = {p: (st, [f for f in report.findings if f.path == p]) for p, st in report.statements_by_file.items()}
         added, changed = baseline.add({p: v for p, v in per_file.items() if v[1]}, conv["add_suppressions"])
         click.echo(f"icelint: added {added} suppression{'s' if added != 1 else ''} to {changed} file{'s' if changed != 1 else ''}", err=True)
         sys.exit(EXIT_OK)
@@ -237,11 +255,11 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
 
         if output_file:
             with open(output_file, "w", encoding="utf-8", newline="") as out:
-                render_statistics(outcome.findings, out, "json" if fmt == "json" else "text")
+                render_statistics(report.findings, out, "json" if fmt == "json" else "text")
         else:
-            render_statistics(outcome.findings, sys.stdout, "json" if fmt == "json" else "text")
+            render_statistics(report.findings, sys.stdout, "json" if fmt == "json" else "text")
         threshold = Severity(cfg.fail_on).rank
-        failing = any(f.severity.rank >= threshold for f in outcome.findings)
+        failing = any(f.severity.rank >= threshold for f in report.findings)
         sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
     color = {"always": True, "never": False}.get(conv.get("color", "auto"))
     if output_file:
@@ -250,7 +268,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     else:
         REPORTERS[fmt](report, sys.stdout, quiet=quiet, color=color)
     threshold = Severity(cfg.fail_on).rank
-    failing = any(f.severity.rank >= threshold for f in outcome.findings)
+    failing = any(f.severity.rank >= threshold for f in report.findings)
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from pathlib import Path
 from typing import Sequence
 
 import click
@@ -78,10 +79,41 @@ def _state_sources(metadata: Sequence[str], sources, cfg=None):
     return resolve(metadata, sources, (cfg or load_config()).state() or None)
 
 
+def conventions_options(f):
+    """The options of issue 14 (ruff's conventions), handed to `check` as one `conv` dict."""
+    import functools
+
+    options = [
+        click.option("--extend-select", multiple=True, metavar="RULES",
+                     help="Enable these rules on top of the selection (codes, names, prefixes such as ICE0, or ALL)."),
+        click.option("--extend-ignore", multiple=True, metavar="RULES", help="The same as --ignore (ruff's spelling)."),
+        click.option("--statistics", is_flag=True, help="Count the findings per rule instead of listing them."),
+        click.option("--stdin-filename", metavar="PATH",
+                     help="Read the SQL from standard input and report it as PATH (its configuration and per-file ignores apply)."),
+        click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+                     help="Colour the text output (auto: on a terminal; NO_COLOR and FORCE_COLOR are honoured)."),
+        click.option("--add-suppressions", "add_suppressions", metavar="REASON",
+                     help="Write `-- icelint: ignore CODE -- REASON` before every statement with findings, then exit."),
+        click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
+                     help="A value for the ${NAME} / ${hivevar:NAME} placeholders in the migrations. Repeatable."),
+    ]
+    names = ("extend_select", "extend_ignore", "statistics", "stdin_filename", "color", "add_suppressions", "variables")
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        kwargs["conv"] = {n: kwargs.pop(n) for n in names}
+        return f(*args, **kwargs)
+
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper
+
+
 @main.command()
 @click.argument("paths", nargs=-1)
 @metadata_option
 @state_options
+@conventions_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Output format.  [default: text; github when GITHUB_ACTIONS=true]")
 @click.option("-o", "--output-file", metavar="FILE", help="Write the report to FILE instead of stdout.")
@@ -102,16 +134,24 @@ def _state_sources(metadata: Sequence[str], sources, cfg=None):
 @click.option("--show-config", is_flag=True, help="Print the effective configuration and exit.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the finding lines and the summary.")
 def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore, since, migrations, order,
-          config_file, show_config, quiet, sources=None) -> None:
+          config_file, show_config, quiet, sources=None, conv=None) -> None:
     """Report every statement that would fail or damage data.
 
     PATHS are the files under review (folders: all their .sql files); without PATHS, the configured
     migrations folder (or, with --since, its changed files).
     """
     from icelint.config import load_config
+    from icelint import stdin as stdin_input
 
-    cfg = load_config(explicit=config_file).with_flags(
-        select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations
+    conv = conv or {}
+    from_stdin = stdin_input.wanted(paths, conv.get("stdin_filename"))
+    if from_stdin:
+        stdin_input.check_paths(paths, conv.get("stdin_filename"))
+    config_from = Path(conv["stdin_filename"]).parent.resolve() if conv.get("stdin_filename") and not config_file else None
+    cfg = load_config(config_from, explicit=config_file).with_flags(
+        select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations,
+        extend_select=conv.get("extend_select", ()), extend_ignore=conv.get("extend_ignore", ()),
+        variables=conv.get("variables", ()),
     )
     fmt = fmt or _default_format()
     if show_config:
@@ -122,7 +162,17 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         d = cfg.as_dict()
         click.echo(json.dumps(d, indent=2) if fmt == "json" else render_toml(d), nl=fmt == "json")
         return
+    report = check_report(cfg, paths, metadata, sources, since, conv, fmt)
+    _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero)
 
+
+def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
+    """The work of `icelint check`, from its inputs (the effective configuration, the paths, the
+    state sources, the issue-14 options in `conv`) to the `Report` every output is rendered from.
+    Nothing here writes output: the seam where a cache of reports can sit."""
+    from icelint import stdin as stdin_input
+
+    from_stdin = stdin_input.wanted(paths, conv.get("stdin_filename"))
     from icelint import suppress
     from icelint.findings import Severity
     from icelint.checker import lint_run
@@ -130,9 +180,31 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     from icelint.parallel import lint_partitioned
     from icelint.pipeline import Parsed, replay
     from icelint.reporters import REPORTERS, Report
+    from icelint.source import SourceFile
 
     rules = cfg.rules()
-    plan = make_plan(list(paths), migrations=cfg.migrations, since=since, order=cfg.order)
+    from icelint import placeholders
+
+    values = dict(cfg.vars)  # [tool.icelint.vars], then --var
+    maps: dict = {}  # path → placeholders.FileMap, for the files that have placeholders
+    stdin_source = None
+    if from_stdin:
+        if conv.get("add_suppressions") is not None:
+            raise InputError("--add-suppressions writes to files; it cannot be used with standard input")
+        name = conv.get("stdin_filename") or stdin_input.NAME
+        plan = stdin_input.plan(name, cfg.migrations, cfg.order, named=conv.get("stdin_filename") is not None)
+        stdin_source = stdin_input.read(name)
+    else:
+        plan = make_plan(list(paths), migrations=cfg.migrations, since=since, order=cfg.order)
+
+    def read(path):
+        src = stdin_source if stdin_source is not None and str(path) == stdin_source.path else SourceFile.read(path)
+        m = placeholders.substitute(src, values)
+        if m is None:
+            return src
+        maps[src.path] = m
+        return m.substituted
+
     if not plan.pending and since is None:
         raise InputError(f"{' '.join(paths) or cfg.migrations}: no .sql files found")
     opts = _state_sources(metadata, sources, cfg)
@@ -141,13 +213,13 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         # the state already holds the context files (applied): only the pending ones are read and replayed
         from icelint.sources import load_states
 
-        pending = parsed = parse_plan(plan, pending_only=True)
+        pending = parsed = parse_plan(plan, pending_only=True, read=read)
         states = load_states(opts)
         initial = states.assign(pending.referenced_tables, pending.created_tables)
         absent = states.absent
     else:
         # no state: the whole history is replayed from its CREATE TABLEs, findings kept for pending files
-        parsed = parse_plan(plan)
+        parsed = parse_plan(plan, read=read)
         pending = pending_part(parsed, plan)
         initial = None
 
@@ -159,17 +231,71 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays
     if findings is None:
         findings = lint_steps(parsed.steps)
+    findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
     outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
-    report = Report(outcome.findings, pending.sources, pending.statement_count, suppressed=outcome.suppressed,
-                    rules=rules, context_files=len(plan.context))
+    outcome = suppress.Outcome(placeholders.remap(outcome.findings, maps), placeholders.remap(outcome.suppressed, maps))
+    originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
+    report = Report(outcome.findings, originals, pending.statement_count, suppressed=outcome.suppressed,
+                    rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url)
+    if conv.get("add_suppressions") is not None or fmt == "junit":
+        report.statements_by_file = _statement_positions(pending.files, maps)
+    return report
+
+
+def _emit(report, cfg, conv: dict, fmt: str, output_file, quiet: bool, exit_zero: bool) -> None:
+    """Write the report (or act on it: --add-suppressions, --statistics) and exit with the check's code."""
+    from icelint.findings import Severity
+    from icelint.reporters import REPORTERS
+
+    if conv.get("add_suppressions") is not None:
+        from icelint import baseline
+
+        per_file = {p: (st, [f for f in report.findings if f.path == p]) for p, st in report.statements_by_file.items()}
+        added, changed = baseline.add({p: v for p, v in per_file.items() if v[1]}, conv["add_suppressions"])
+        click.echo(f"icelint: added {added} suppression{'s' if added != 1 else ''} to {changed} file{'s' if changed != 1 else ''}", err=True)
+        sys.exit(EXIT_OK)
+    if conv.get("statistics"):
+        from icelint.statistics import render as render_statistics
+
+        if output_file:
+            with open(output_file, "w", encoding="utf-8", newline="") as out:
+                render_statistics(report.findings, out, "json" if fmt == "json" else "text")
+        else:
+            render_statistics(report.findings, sys.stdout, "json" if fmt == "json" else "text")
+        threshold = Severity(cfg.fail_on).rank
+        failing = any(f.severity.rank >= threshold for f in report.findings)
+        sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
+    color = {"always": True, "never": False}.get(conv.get("color", "auto"))
     if output_file:
         with open(output_file, "w", encoding="utf-8", newline="") as out:
-            REPORTERS[fmt](report, out, quiet=quiet)
+            REPORTERS[fmt](report, out, quiet=quiet, color=color)
     else:
-        REPORTERS[fmt](report, sys.stdout, quiet=quiet)
+        REPORTERS[fmt](report, sys.stdout, quiet=quiet, color=color)
     threshold = Severity(cfg.fail_on).rank
-    failing = any(f.severity.rank >= threshold for f in outcome.findings)
+    failing = any(f.severity.rank >= threshold for f in report.findings)
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
+
+
+def _rule(code: str):
+    from icelint.rules import get
+
+    return get(code)
+
+
+def _statement_positions(files, maps) -> dict:
+    """path → [(line, column, end_line, end_column)] of each statement, in the original file."""
+    out = {}
+    for pf in files:
+        m = maps.get(pf.path)
+        rows = []
+        for st in pf.statements:
+            sp = st.span
+            if m is None:
+                rows.append((sp.line, sp.column, sp.end_line, sp.end_column))
+            else:
+                rows.append((*m.position(sp.line, sp.column), *m.position(sp.end_line, sp.end_column, end=True)))
+        out[pf.path] = rows
+    return out
 
 
 @main.command()
@@ -217,7 +343,9 @@ def explain(rule) -> None:
     if r is None:
         raise click.BadParameter(f"unknown rule {rule!r} (see `icelint rules`)", param_hint="RULE")
     text = f"# {r.code} {r.name} ({r.severity.value})\n\n" + r.doc.strip() + "\n"
-    if sys.stdout.isatty():
+    from icelint.color import use_color
+
+    if use_color(sys.stdout):  # NO_COLOR: the plain Markdown
         from rich.console import Console
         from rich.markdown import Markdown
 

@@ -6,12 +6,19 @@ with the command line (flags win).
 [tool.icelint]
 migrations = "migrations"          # the folder of migrations: context for the files under review
 order = "flyway"                   # flyway | natural | lexicographic (see icelint.discovery)
-select = ["ICE001", "drop-column-with-data"] # codes or names; default: every rule
+select = ["ICE001", "drop-column-with-data"] # codes, names, prefixes (ICE0, ICE01) or ALL; default: every rule
 ignore = ["ICE013"]
+extend-select = []                 # added to `select` (also to the default), as ruff's
+extend-ignore = []                 # the same as `ignore` (ruff's spelling)
 fail-on = "error"                  # error | warning | info
 catalog = "prod"                   # state sources, handed to the state loaders
 warehouse = "warehouse/"
 metadata = { "db.events" = "snapshots/db.events.metadata.json" }  # or a list of unnamed files
+
+docs-url = "https://example.com/icelint/rules/{code}.md"  # rule-doc links (icelint.docs_url)
+
+[tool.icelint.vars]                # values of ${name} placeholders (icelint.placeholders); --var wins
+schema = "analytics"
 
 [tool.icelint.severity]            # per-rule severity
 ICE011 = "error"
@@ -51,6 +58,8 @@ KEYS: dict[str, str] = {
     "order": _STR,
     "select": _LIST,
     "ignore": _LIST,
+    "extend-select": _LIST,
+    "extend-ignore": _LIST,
     "fail-on": _STR,
     "severity": _TABLE_STR,
     "per-file-ignores": _TABLE_LIST,
@@ -59,6 +68,8 @@ KEYS: dict[str, str] = {
     "metadata": _FILES,
     "table-dirs": _TABLE_STR,
     "table-uuid": _STR,
+    "vars": _TABLE_STR,
+    "docs-url": _STR,
 }
 STATE_KEYS = ("catalog", "warehouse", "metadata", "table-dirs", "table-uuid")  # read by icelint.sources.options
 
@@ -69,8 +80,9 @@ class Config:
     root: Path = field(default_factory=Path.cwd)  # relative paths in the file are relative to this
     migrations: Path | None = None
     order: str = DEFAULT_ORDER
-    select: tuple[str, ...] | None = None  # rule codes; None: every rule
-    ignore: tuple[str, ...] = ()
+    # rule selection, as ruff resolves it (icelint.selection): one (select, extend-select, ignore) of
+    # selectors per level, the file's first, then the flags'; select None: keep the level below
+    selection: tuple[tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]], ...] = ()
     fail_on: str = "error"
     severity: tuple[tuple[str, str], ...] = ()  # (code, severity), sorted by code
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, codes), in file order
@@ -79,6 +91,8 @@ class Config:
     metadata: tuple[tuple[str, str], ...] = ()  # (table, path or URI), sorted by table; table "": unnamed
     table_dirs: tuple[tuple[str, str], ...] = ()  # (table, directory), sorted by table
     table_uuid: str | None = None
+    vars: tuple[tuple[str, str], ...] = ()  # placeholder values, sorted by name
+    docs_url: str | None = None
 
     # ------------------------------------------------------------------ merging the flags
     def with_flags(
@@ -86,16 +100,25 @@ class Config:
         *,
         select: Sequence[str] = (),
         ignore: Sequence[str] = (),
+        extend_select: Sequence[str] = (),
+        extend_ignore: Sequence[str] = (),
+        variables: Sequence[str] = (),
         fail_on: str | None = None,
         order: str | None = None,
         migrations: str | None = None,
     ) -> Config:
         """Flags win: a flag that was given replaces the configured value."""
         out = self
-        if select:
-            out = replace(out, select=tuple(_codes(select, "--select")))
-        if ignore:
-            out = replace(out, ignore=tuple(_codes(ignore, "--ignore")))
+        from icelint.selection import level
+
+        flags = level(select or None, extend_select, ignore, extend_ignore, {
+            "select": "--select", "extend-select": "--extend-select", "ignore": "--ignore", "extend-ignore": "--extend-ignore"})
+        if flags is not None:
+            out = replace(out, selection=(*out.selection, flags))
+        if variables:
+            from icelint.placeholders import parse_vars
+
+            out = replace(out, vars=tuple(sorted((dict(out.vars) | parse_vars(variables)).items())))
         if fail_on:
             out = replace(out, fail_on=fail_on)
         if order:
@@ -107,14 +130,10 @@ class Config:
     # ------------------------------------------------------------------ what the check uses
     def rules(self) -> tuple:
         """The enabled rules, in registry order (plus `unused-suppression` unless ignored)."""
-        from icelint.rules import ALL_RULES
-        from icelint.rules.unused_suppression import RULE as UNUSED
+        from icelint.selection import enabled, registry
 
-        registry = list(ALL_RULES)
-        if all(r.code != UNUSED.code for r in registry):
-            registry.append(UNUSED)
-        chosen = set(self.select) if self.select is not None else {r.code for r in registry}
-        return tuple(r for r in registry if r.code in chosen and r.code not in self.ignore)
+        chosen = enabled(self.selection)
+        return tuple(r for r in registry() if r.code in chosen)
 
     def severity_of(self, code: str) -> str | None:
         return dict(self.severity).get(code)
@@ -155,7 +174,7 @@ class Config:
             "migrations": _display(self.migrations, cwd) if self.migrations else None,
             "order": self.order,
             "select": [r.code for r in self.rules()],
-            "ignore": list(self.ignore),
+            "ignore": _not_enabled(self.rules()),
             "fail-on": self.fail_on,
             "severity": dict(self.severity),
             "per-file-ignores": {g: list(c) for g, c in self.per_file_ignores},
@@ -164,7 +183,15 @@ class Config:
             "metadata": _files(self.metadata, str),
             "table-dirs": dict(self.table_dirs),
             "table-uuid": self.table_uuid,
+            "vars": dict(self.vars),
+            "docs-url": self.docs_url,
         }
+
+
+def _not_enabled(rules: tuple) -> list[str]:
+    from icelint.selection import registry
+
+    return [r.code for r in registry() if r not in rules]
 
 
 # ---------------------------------------------------------------------------- finding the file
@@ -246,10 +273,17 @@ def parse_section(section: Any, path: Path) -> Config:
         if section["fail-on"] not in SEVERITIES:
             raise ConfigError(f"{key('fail-on')} must be one of {', '.join(SEVERITIES)}, not {section['fail-on']!r}")
         kw["fail_on"] = section["fail-on"]
-    if "select" in section:
-        kw["select"] = tuple(_codes(section["select"], key("select")))
-    if "ignore" in section:
-        kw["ignore"] = tuple(_codes(section["ignore"], key("ignore")))
+    from icelint.selection import level
+
+    file_level = level(
+        section.get("select"),
+        section.get("extend-select", ()),
+        section.get("ignore", ()),
+        section.get("extend-ignore", ()),
+        {k: key(k) for k in ("select", "extend-select", "ignore", "extend-ignore")},
+    )
+    if file_level is not None:
+        kw["selection"] = (file_level,)
     if "severity" in section:
         sev = {}
         for rule, level in section["severity"].items():
@@ -259,13 +293,23 @@ def parse_section(section: Any, path: Path) -> Config:
             sev[code] = level
         kw["severity"] = tuple(sorted(sev.items()))
     if "per-file-ignores" in section:
+        from icelint.selection import expand
+
         kw["per_file_ignores"] = tuple(
-            (glob, tuple(_codes(codes, f"{key('per-file-ignores')}: `{glob}`")))
+            (glob, tuple(expand(codes, f"{key('per-file-ignores')}: `{glob}`")))
             for glob, codes in section["per-file-ignores"].items()
         )
     for k in ("catalog", "warehouse", "table-uuid"):
         if k in section:
             kw[k.replace("-", "_")] = section[k]
+    if "vars" in section:
+        from icelint.placeholders import check_value
+
+        for name, value in section["vars"].items():
+            check_value(name, value, key("vars"))
+        kw["vars"] = tuple(sorted(section["vars"].items()))
+    if "docs-url" in section:
+        kw["docs_url"] = section["docs-url"]
     for k in ("metadata", "table-dirs"):
         if k in section:
             value = section[k]

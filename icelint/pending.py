@@ -173,12 +173,14 @@ def show_progress(stream=None) -> bool:
         return False
 
 
-def parse_plan(plan: Plan, pending_only: bool = False):
-    """Read and parse the files of the plan (with a progress bar on a terminal for long runs)."""
+def parse_plan(plan: Plan, pending_only: bool = False, read=None):
+    """Read and parse the files of the plan (with a progress bar on a terminal for long runs);
+    `read` turns a path into a `SourceFile` (default: `SourceFile.read`)."""
     from icelint.pipeline import parse_sources
     from icelint.source import SourceFile
 
-    sources = [SourceFile.read(f) for f in (plan.pending if pending_only else plan.files)]
+    read = read or SourceFile.read
+    sources = [read(f) for f in (plan.pending if pending_only else plan.files)]
     if len(sources) >= PROGRESS_MIN_FILES and show_progress():
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

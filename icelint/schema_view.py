@@ -116,11 +116,14 @@ def render_text(run: Run, out: IO[str]) -> None:
         ctree = tree.add(f"changes: {done} applied, {len(lines) - done} rejected or skipped")
         for line, style in lines:
             ctree.add(line, style)
-    if out.isatty():
-        from rich.console import Console
+    from icelint.color import use_color
+
+    if use_color(out):  # NO_COLOR, FORCE_COLOR and terminals, as for `check`
         from rich.text import Text
 
-        console = Console(file=out, highlight=False, soft_wrap=True)
+        from icelint.color import console as make_console
+
+        console = make_console(out)
         for tree in trees:
             console.print(Text(tree.label, style=tree.style or ""))
             for line, style in tree.lines():

@@ -17,6 +17,8 @@ class Report:
     suppressed: list[Finding] = field(default_factory=list)
     rules: tuple = ()
     context_files: int = 0  # files replayed (or skipped, with a state) as history, not reported on
+    docs_url: str | None = None  # the rule-docs URL template (`icelint.docs_url`); None: the default
+    statements_by_file: dict = field(default_factory=dict)  # path → [(line, column, end_line, end_column)] per statement (junit)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -63,11 +65,24 @@ def _gitlab(report: Report, out: IO[str], **kw) -> None:
     render(report, out, **kw)
 
 
+def _lazy(module: str) -> Callable[..., None]:
+    """A reporter whose module is imported only when its format is used."""
+
+    def render(report: Report, out: IO[str], **kw) -> None:
+        import importlib
+
+        importlib.import_module(f"icelint.reporters.{module}").render(report, out, **kw)
+
+    return render
+
+
 REPORTERS: dict[str, Callable[..., None]] = {
     "text": _text,
     "json": _json,
     "sarif": _sarif,
     "github": _github,
     "gitlab": _gitlab,
+    "junit": _lazy("junit"),
+    "json-lines": _lazy("json_lines"),
 }
 FORMATS = tuple(REPORTERS)

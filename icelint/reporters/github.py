@@ -20,6 +20,10 @@ ICON = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"}
 MAX_ROWS = 200
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
 def escape_data(s: str) -> str:
     return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
@@ -96,8 +100,8 @@ def render(report: Report, out: IO[str], **_: object) -> None:
         out.write(annotation(f) + "\n")
     s = report.summary
     out.write(
-        f"icelint: {s['files']} file{'s' if s['files'] != 1 else ''}, {s['statements']} statements: "
-        f"{s['errors']} errors, {s['warnings']} warnings, {s['infos']} info, {s['suppressed']} suppressed\n"
+        f"icelint: {plural(s['files'], 'file')}, {plural(s['statements'], 'statement')}: "
+        f"{plural(s['errors'], 'error')}, {plural(s['warnings'], 'warning')}, {s['infos']} info, {s['suppressed']} suppressed\n"
     )
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:

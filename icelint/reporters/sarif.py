@@ -43,7 +43,9 @@ def fingerprint(f: Finding) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
-def _rule(r) -> dict:
+def _rule(r, docs_url: str | None = None) -> dict:
+    from icelint.docs_url import rule_url
+
     doc = r.doc.strip()
     body = doc.split("\n", 1)[1].strip() if "\n" in doc else doc
     what = body.split("## Why is this bad?")[0].replace("## What it does", "").strip() or r.summary
@@ -53,6 +55,7 @@ def _rule(r) -> dict:
         "shortDescription": {"text": r.summary},
         "fullDescription": {"text": " ".join(what.split()), "markdown": what},
         "help": {"text": doc, "markdown": f"**{r.code} {r.name}**: {doc}"},
+        "helpUri": rule_url(r.code, r.name, docs_url),
         "defaultConfiguration": {"level": LEVEL[r.severity]},
         "properties": {"tags": ["iceberg", "schema-migration"]},
     }
@@ -116,7 +119,7 @@ def as_dict(report: Report) -> dict:
                         "name": "icelint",
                         "version": __version__,
                         "semanticVersion": __version__,
-                        "rules": [_rule(r) for r in rules],
+                        "rules": [_rule(r, report.docs_url) for r in rules],
                     }
                 },
                 "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "the directory icelint ran in"}}},

@@ -34,13 +34,12 @@ def _snippet(f: Finding, index: LineIndex | None) -> list[str]:
 
 
 def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool = False, **_: object) -> None:
-    indexes = {s.path: LineIndex(s.path, s.text) for s in report.sources}
-    use_color = out.isatty() if color is None else color
-    console = None
-    if use_color:
-        from rich.console import Console
+    from icelint import color as colors
 
-        console = Console(file=out, highlight=False, soft_wrap=True)
+    indexes = {s.path: LineIndex(s.path, s.text) for s in report.sources}
+    use_color = colors.use_color(out) if color is None else color
+    links = colors.use_links(out)
+    console = colors.console(out) if use_color else None
 
     def emit(text: str, style: str | None = None) -> None:
         if console is not None and style:
@@ -54,8 +53,27 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
         else:
             out.write(text + "\n")
 
+    def header(f: Finding) -> None:
+        head, tail = f"{f.path}:{f.line}:{f.column}: ", f" [{f.severity.value}] {f.message}"
+        if not links:
+            emit(head + f.rule + tail, _STYLE[f.severity])
+            return
+        from icelint.docs_url import rule_url
+
+        url = rule_url(f.rule, f.name, report.docs_url)
+        if console is None:
+            out.write(head + colors.osc8(url, f.rule) + tail + "\n")
+        else:
+            from rich.style import Style
+            from rich.text import Text
+
+            text = Text(head, style=_STYLE[f.severity])
+            text.append(f.rule, style=Style.parse(_STYLE[f.severity]) + Style(link=url))
+            text.append(tail, style=_STYLE[f.severity])
+            console.print(text)
+
     for f in report.findings:
-        emit(f"{f.path}:{f.line}:{f.column}: {f.rule} [{f.severity.value}] {f.message}", _STYLE[f.severity])
+        header(f)
         if not quiet:
             for line in _snippet(f, indexes.get(f.path)):
                 emit(line, "cyan" if line.rstrip().endswith("|") or set(line.split("|", 1)[-1].strip()) <= {"^"} else None)
@@ -65,7 +83,7 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
     s = report.summary
     parts = [f"{s['errors']} error{'s' if s['errors'] != 1 else ''}", f"{s['warnings']} warning{'s' if s['warnings'] != 1 else ''}"]
     if s["infos"]:
-        parts.append(f"{s['infos']} info")
+        parts.append(f"{s['infos']} info")  # a mass noun: "2 info", as in the GitHub summary
     if s["suppressed"]:
         parts.append(f"{s['suppressed']} suppressed")
     tail = ", ".join(parts)

@@ -17,6 +17,7 @@ from icelint.rules import (
     rename_column,
     runtime_failure,
     snapshot_procedure,
+    unresolved_placeholder,
     unused_suppression,
 )
 from icelint.rules._base import Rule
@@ -38,6 +39,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         rename_column,
         acting_table_property,
         nested_change,
+        unresolved_placeholder,
         unused_suppression,
     )
 )

@@ -113,7 +113,7 @@ def test_github_format_and_default_under_actions(project: Path, tmp_path: Path) 
     assert lines[0].startswith("::warning file=migrations/V2__drop.sql,line=1,col=35,endLine=1,endColumn=42,title=ICE011 drop-column-with-data::")
     assert lines[1].startswith("::error file=migrations/V3__readd.sql,line=3,col=34,endLine=3,endColumn=48,title=ICE001 drop-then-add::")
     assert lines[2].startswith("::warning file=migrations/V3__readd.sql,line=4,") and "title=ICE100 unused-suppression" in lines[2]
-    assert lines[-1] == "icelint: 3 files, 5 statements: 1 errors, 2 warnings, 0 info, 1 suppressed"
+    assert lines[-1] == "icelint: 3 files, 5 statements: 1 error, 2 warnings, 0 info, 1 suppressed"
     md = summary.read_text(encoding="utf-8")
     assert md.startswith("# earlier step\n## icelint\n")  # appended, never overwritten
     assert "| 🔴 error | `ICE001` drop-then-add | `migrations/V3__readd.sql:3:34` |" in md

@@ -198,7 +198,7 @@ def test_every_finding_message_is_one_line_and_help_has_no_placeholder() -> None
         for f in lint_case(case):
             if "\n" in f.message or (f.help and "\n" in f.help):
                 bad.append((case.id, f.line, "multi-line"))
-            if re.search(r"\{\w+\}|None\b", f.message + (f.help or "")):
+            if re.search(r"(?<!\$)\{\w+\}|None\b", f.message + (f.help or "")):  # `${name}`: ICE060 names a placeholder
                 bad.append((case.id, f.line, f.message[:80]))
     assert not bad, bad
 

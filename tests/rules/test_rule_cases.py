@@ -10,6 +10,7 @@ Markers, in SQL comments:
 - `-- metadata: ../../replay/37_setup_old_partition_spec/before/db.sales.metadata.json` (relative to the
   file; `db.t=path` allowed): the table state before the file, as `--metadata` gives it to the CLI.
 - `-- xfail: reason`: a known icelint bug; the case must fail (strict), so a fix shows up as XPASS.
+- `-- var: name=value`: a placeholder value, as `--var name=value` gives it to the CLI.
 - `-- enable: ICE001, ICE011`: also run these rules (for ICE100, whose findings depend on the others);
   only the folder's rule is compared with the markers.
 
@@ -40,6 +41,7 @@ EXPECT = re.compile(r"--\s*expect:\s*(?P<items>[^-]+?)\s*$")
 METADATA = re.compile(r"^\s*--\s*metadata:\s*(?P<spec>\S+)\s*$")
 XFAIL = re.compile(r"^\s*--\s*xfail:\s*(?P<reason>.+?)\s*$")
 ENABLE = re.compile(r"^\s*--\s*enable:\s*(?P<codes>[A-Za-z0-9_, -]+?)\s*$")
+VAR = re.compile(r"^\s*--\s*var:\s*(?P<name>[^=\s]+)=(?P<value>.*?)\s*$")
 ITEM = re.compile(r"^(?P<code>ICE\d{3})(?:\s+(?P<severity>error|warning|info))?$")
 
 
@@ -52,6 +54,7 @@ class Case:
     expected: list[tuple[str, int, str, str | None]] = field(default_factory=list)  # file, line, code, severity
     xfail: str | None = None
     enable: list[str] = field(default_factory=list)
+    vars: dict[str, str] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -74,6 +77,8 @@ def load_case(code: str, path: Path) -> Case:
                 case.metadata.append(_metadata_arg(m.group("spec"), f.parent))
             if m := XFAIL.match(text):
                 case.xfail = m.group("reason")
+            if m := VAR.match(text):
+                case.vars[m.group("name")] = m.group("value")
             if m := ENABLE.match(text):
                 case.enable += [c.strip() for c in m.group("codes").split(",") if c.strip()]
             if m := EXPECT.search(text):
@@ -103,9 +108,12 @@ def lint_case(case: Case):
     extra = [get(c) for c in case.enable]
     assert all(extra), f"{case.id}: unknown rule in `-- enable:` {case.enable}"
     rules = [r for r in ALL_RULES if r is rule or r in extra]
-    parsed = parse_sources(SourceFile.read(f) for f in case.files)
+    from icelint import placeholders  # `${name}` placeholders, as `icelint check` substitutes them
+
+    sources, maps = placeholders.prepare([SourceFile.read(f) for f in case.files], case.vars)
+    parsed = parse_sources(sources)
     states = load_states(StateOptions(metadata=case.metadata)).assign(parsed.referenced_tables, parsed.created_tables)
-    outcome = suppress.lint(replay(parsed, states), rules)
+    outcome = placeholders.lint(replay(parsed, states), rules, maps)
     return [f for f in outcome.findings if f.rule == case.code]
 
 

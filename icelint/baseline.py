@@ -1,0 +1,111 @@
+"""`icelint check --add-suppressions REASON`: adopt icelint on an old migrations folder (ruff's `--add-noqa`).
+
+Before every statement that has findings, a line `-- icelint: ignore CODE[, CODE...] -- REASON`
+is written, indented like the statement, so the next run reports nothing for it (and ICE100 keeps
+watching that each suppression still suppresses something). The rest of the file is kept byte for
+byte: its encoding (a UTF-8 byte-order mark included), its line endings (CRLF files get CRLF), its
+comments. A statement that shares its line with the end of the one before it is moved to a line
+of its own, below the new comment. Running it again changes nothing: the findings are suppressed by then.
+Files are written atomically (a temporary file in the same folder, then `os.replace`), and only
+files that change are touched. Findings that belong to no statement (an unused `ignore-file`) are
+left alone.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from icelint.findings import Finding
+from icelint.source import InputError
+
+BOM = "\ufeff"
+
+
+def _statement_of(f: Finding, statements: Sequence[tuple[int, int, int, int]]) -> int | None:
+    pos = (f.line, f.column)
+    for i, (line, col, end_line, end_col) in enumerate(statements):
+        if (line, col) <= pos <= (end_line, end_col):
+            return i
+    return None
+
+
+def comment(codes: Iterable[str], reason: str) -> str:
+    text = "-- icelint: ignore " + ", ".join(codes)
+    return text + (f" -- {reason}" if reason else "")
+
+
+def edit(text: str, statements: Sequence[tuple[int, int, int, int]], findings: Sequence[Finding], reason: str) -> tuple[str, int]:
+    """`text` with a suppression before each statement that has findings (statements: 1-based
+    (line, column, end_line, end_column) in `text`), and how many suppressions it added."""
+    wanted: dict[int, list[str]] = {}
+    for f in findings:
+        k = _statement_of(f, statements)
+        if k is not None and f.rule not in wanted.setdefault(k, []):
+            wanted[k].append(f.rule)
+    if not wanted:
+        return text, 0
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.splitlines(keepends=True)
+    # from the bottom up, so that earlier positions stay valid
+    for k in sorted(wanted, reverse=True):
+        line, col = statements[k][0], statements[k][1]
+        codes = sorted(wanted[k])
+        current = lines[line - 1]
+        before = current[: col - 1]
+        indent = before[: len(before) - len(before.lstrip(" \t"))]
+        if k > 0 and statements[k - 1][2] == line and before.strip():
+            # the statement before ends on this line: start this one on a line of its own
+            lines[line - 1 : line] = [before.rstrip(" \t") + newline, indent + comment(codes, reason) + newline, indent + current[col - 1 :]]
+        else:
+            lines.insert(line - 1, indent + comment(codes, reason) + newline)
+    return "".join(lines), len(wanted)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    mode = None
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        pass
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".icelint-tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def add(files: dict[str, tuple[Sequence[tuple[int, int, int, int]], list[Finding]]], reason: str) -> tuple[int, int]:
+    """Rewrite each file with its suppressions; (suppressions added, files changed)."""
+    if "\n" in reason or "\r" in reason:
+        raise InputError("--add-suppressions: the reason must be one line")
+    added = changed = 0
+    for path, (statements, findings) in files.items():
+        p = Path(path)
+        try:
+            raw = p.read_bytes()
+        except OSError as e:
+            raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+        text = raw.decode("utf-8")
+        bom = text.startswith(BOM)
+        body = text[1:] if bom else text
+        new, n = edit(body, statements, findings, reason)
+        if new == body:
+            continue
+        added += n
+        try:
+            write_atomic(p, ((BOM if bom else "") + new).encode("utf-8"))
+        except OSError as e:
+            raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
+        changed += 1
+    return added, changed

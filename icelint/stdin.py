@@ -1,0 +1,67 @@
+"""`icelint check -`: the SQL comes from standard input (editors, pre-commit wrappers).
+
+`--stdin-filename PATH` names it: findings carry PATH, the configuration is the one found from
+PATH's folder upwards, `per-file-ignores` match PATH, and when PATH lies in the configured
+`migrations` folder the folder's other files are its history (context), with the text from
+standard input standing in for the file on disk. Without it the file is called `-`. As with
+ruff, `--stdin-filename` alone also reads standard input.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from icelint.source import InputError, SourceFile
+
+NAME = "-"
+
+
+def wanted(paths: tuple[str, ...], stdin_filename: str | None) -> bool:
+    return stdin_filename is not None or NAME in paths
+
+
+def check_paths(paths: tuple[str, ...], stdin_filename: str | None) -> None:
+    if NAME in paths and len(paths) > 1:
+        raise InputError("`-` (standard input) cannot be checked together with other paths")
+    others = [p for p in paths if p != NAME]
+    if stdin_filename is not None and others:
+        raise InputError(f"{others[0]}: --stdin-filename reads standard input; give no other paths (or `-`)")
+
+
+def read(name: str) -> SourceFile:
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{name} (standard input): not UTF-8 text (invalid byte at offset {e.start})") from None
+    return SourceFile(name, text)
+
+
+def _key(p: Path) -> str:
+    return os.path.normcase(os.path.realpath(p))
+
+
+def plan(name: str, migrations: Path | None, order: str, named: bool):
+    """The plan of a stdin run: the migrations folder's other files as context, then (in migration order) the input."""
+    from icelint.discovery import sort_key
+    from icelint.pending import Plan, _folder
+
+    me = Path(name)
+    if not named or migrations is None:
+        return Plan([me], [me])
+    if not migrations.is_dir():
+        raise InputError(f"{migrations}: the migrations folder does not exist (set by `migrations` or --migrations)")
+    folder = [f for f in _folder(migrations, order, Path.cwd()) if _key(f) != _key(me)]
+    try:
+        rel = Path(os.path.realpath(me)).relative_to(os.path.realpath(migrations)).as_posix()
+    except ValueError:
+        return Plan([*folder, me], [me])  # outside the folder: after its history, as a named file
+    mine = sort_key(rel, order)
+    root = os.path.realpath(migrations)
+    at = next(
+        (i for i, f in enumerate(folder) if sort_key(Path(os.path.realpath(f)).relative_to(root).as_posix(), order) > mine),
+        len(folder),
+    )
+    return Plan([*folder[:at], me, *folder[at:]], [me])

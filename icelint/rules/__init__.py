@@ -5,10 +5,15 @@ from __future__ import annotations
 from icelint.rules import (
     acting_table_property,
     case_sensitive_session,
+    char_varchar,
+    column_reorder,
     create_or_replace_table,
+    dotted_column_name,
     drop_column,
+    drop_or_rename_table,
     drop_then_add,
     empty_struct,
+    identifier_fields_change,
     illegal_type_change,
     nested_change,
     nullability_change,
@@ -38,6 +43,11 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         rename_column,
         acting_table_property,
         nested_change,
+        column_reorder,
+        identifier_fields_change,
+        drop_or_rename_table,
+        char_varchar,
+        dotted_column_name,
         unused_suppression,
     )
 )

@@ -17,8 +17,11 @@ from icelint.rules import (
     illegal_type_change,
     nested_change,
     nullability_change,
+    old_partition_source_drop,
     parse_error,
     partition_source_change,
+    partition_source_rename,
+    partition_source_widening,
     rename_column,
     runtime_failure,
     snapshot_procedure,
@@ -48,6 +51,9 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         drop_or_rename_table,
         char_varchar,
         dotted_column_name,
+        old_partition_source_drop,
+        partition_source_widening,
+        partition_source_rename,
         unused_suppression,
     )
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from icelint.rules import (
     acting_table_property,
+    case_only_twin,
     case_sensitive_session,
     char_varchar,
     column_reorder,
@@ -25,6 +26,7 @@ from icelint.rules import (
     rename_column,
     runtime_failure,
     snapshot_procedure,
+    unknown_schema,
     unused_suppression,
 )
 from icelint.rules._base import Rule
@@ -54,6 +56,8 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         old_partition_source_drop,
         partition_source_widening,
         partition_source_rename,
+        unknown_schema,
+        case_only_twin,
         unused_suppression,
     )
 )

@@ -155,6 +155,9 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays
     if findings is None:
         findings = lint_steps(parsed.steps)
+    from icelint.migration_history import check_plan  # the files' own history (ICE022-ICE024)
+
+    findings = sorted([*findings, *check_plan(plan, rules, order=cfg.order, since=since)], key=lambda f: f.sort_key)
     outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
     report = Report(outcome.findings, pending.sources, pending.statement_count, suppressed=outcome.suppressed,
                     rules=rules, context_files=len(plan.context))

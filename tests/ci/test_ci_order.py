@@ -90,8 +90,10 @@ def test_cli_order_flag_and_config(folder: Path) -> None:
     assert icelint("check", "m", "--order", "flyway", cwd=folder).code == 0  # the flag wins
 
 
-def test_cli_duplicate_version_is_exit_2(folder: Path) -> None:
+def test_cli_duplicate_version_is_an_error_finding(folder: Path) -> None:
     write(folder, "m/V2.0__again.sql", CLEAN)
-    r = icelint("check", "m", cwd=folder)
-    assert r.code == 2 and r.out == ""
-    assert len(r.err.strip().splitlines()) == 1 and "V2.0__again.sql" in r.err and "V2__create.sql" in r.err
+    r = icelint("check", "m", "--format", "json", cwd=folder)
+    assert r.code == 1 and r.err == ""
+    dups = [(Path(f["path"]).name, f["severity"]) for f in r.json()["findings"] if f["rule"] == "ICE024"]
+    assert sorted(dups) == [("V2.0__again.sql", "error"), ("V2__create.sql", "error")]
+    assert any("V2__create.sql" in f["message"] for f in r.json()["findings"] if Path(f["path"]).name == "V2.0__again.sql")

@@ -81,8 +81,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 RULE,
                 f"`{table}`: {what} removes every row: current readers see an empty table (older snapshots keep "
                 "the rows only until they expire)",
-                "add a WHERE clause that selects the rows to delete; if the table must really be emptied, do it as a "
-                "reviewed operation, not in a schema migration",
+                "delete only the rows that must go (DELETE with a WHERE clause); if the table must really be emptied, "
+                "do it as a reviewed operation, not in a schema migration",
                 span=c.span,
             )
 

@@ -2,5 +2,3 @@ CREATE TABLE db.staging (id bigint NOT NULL, payload string) USING iceberg;
 INSERT INTO db.staging VALUES (1, 'a');
 CREATE TABLE db.archive (id bigint NOT NULL, payload string) USING iceberg;
 INSERT INTO db.archive VALUES (1, 'a');
-CREATE TABLE db.events (id bigint NOT NULL, payload string) USING iceberg;
-INSERT INTO db.events VALUES (1, 'a');

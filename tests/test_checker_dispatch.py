@@ -27,7 +27,8 @@ def test_the_corpus_makes_every_rule_report() -> None:
     for files in RUNS:
         run = replay_sources([SourceFile.read(p) for p in files])
         seen.update(f.rule for f in lint_run(run, ALL_RULES, dispatch=False))
-    assert seen >= {r.code for r in ALL_RULES} - {"ICE100"}
+    # rules with no trigger report outside the replay: ICE100 (suppress.py), ICE022-ICE024 (migration_history.py)
+    assert seen >= {r.code for r in ALL_RULES if r.triggers}
 
 
 def test_every_rule_declares_its_triggers() -> None:

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from icelint.discovery import discover
-from icelint.source import InputError
+from icelint.discovery import discover, duplicate_versions
 
 from .conftest import CLEAN, CREATE, icelint, write
 
@@ -48,10 +47,11 @@ def test_natural_and_lexicographic_orders(tmp_path: Path) -> None:
     assert names(discover([str(tmp_path)], "lexicographic"), tmp_path) == ["R__r.sql", "U1__undo.sql", "V10__b.sql", "V2__a.sql"]
 
 
-def test_duplicate_flyway_versions_are_an_error(tmp_path: Path) -> None:
-    touch(tmp_path, "V1__a.sql", "V1.0__b.sql")
-    with pytest.raises(InputError, match=r"version 1 is also the version of"):
-        discover([str(tmp_path)])
+def test_duplicate_flyway_versions_are_kept_in_path_order_and_listed(tmp_path: Path) -> None:
+    # discovery keeps both (in path order); `icelint check` reports them (ICE024)
+    touch(tmp_path, "V1__a.sql", "V1.0__b.sql", "V2__c.sql")
+    assert [f.name for f in discover([str(tmp_path)])] == ["V1.0__b.sql", "V1__a.sql", "V2__c.sql"]
+    assert [(a.name, b.name) for a, b in duplicate_versions(discover([str(tmp_path)]))] == [("V1__a.sql", "V1.0__b.sql")]
 
 
 def test_named_files_sorted_only_when_all_versioned(tmp_path: Path) -> None:

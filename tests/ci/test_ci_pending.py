@@ -118,7 +118,12 @@ def test_since_includes_work_tree_changes_and_untracked_files(gitrepo: Path) -> 
     write(gitrepo, "migrations/V3__narrow.sql", NARROW)  # untracked
     write(gitrepo, "notes.txt", "not sql")
     r = check(gitrepo, "--since", "main")
-    assert codes(r) == [("ICE011", "V2__drop_payload.sql", 2), ("ICE002", "V3__narrow.sql", 1)]
+    # V2 existed on main and was edited: an applied migration changed (ICE023, at the file's first line)
+    assert codes(r) == [
+        ("ICE023", "V2__drop_payload.sql", 1),
+        ("ICE011", "V2__drop_payload.sql", 2),
+        ("ICE002", "V3__narrow.sql", 1),
+    ]
 
 
 def test_since_diffs_against_the_merge_base(gitrepo: Path) -> None:

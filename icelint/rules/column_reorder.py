@@ -80,9 +80,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             f"`{ctx.table_name}`: {what} changes the column order of {where}: {names} shift position. Iceberg keeps "
             "the values, but `INSERT INTO ... VALUES`, `INSERT INTO ... SELECT *` and `named_struct` values written for "
             "the old order now land in other columns (silently when the types are compatible)",
-            "add columns at the end and keep the physical order (a view can show another order); writers must name "
-            f"the columns: `INSERT INTO {ctx.table_name} ({', '.join(f.name for f in after.fields)}) VALUES` followed "
-            "by the values in that order",
+            "leave the position out: add columns at the end and keep the physical order (a view can show another "
+            "order); if the move is needed, every writer must name its columns, as the order is now "
+            f"{', '.join(f.name for f in _siblings(after, parent) or ())}",
             span=span,
             column=after.name_of(f.id),
             field_id=f.id,

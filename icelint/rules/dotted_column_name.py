@@ -51,11 +51,20 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             f"`{ctx.table_name}`: column `{f.name}` (field id {f.id}) has a dot in its name: written without backticks, "
             f"readers and DDL take `{'.'.join(path)}` for the field `{f.name.split('.')[-1]}` of a struct "
             f"`{'.'.join(path[:-1] + tuple(f.name.split('.')[:-1]))}`",
-            f"name it without a dot: `ALTER TABLE {ctx.table_name} RENAME COLUMN {quoted} TO {fixed}`",
+            _help(ctx, f.id, fixed, quoted),
             span=spans.get(f.name.lower()),
             column=".".join(path),
             field_id=f.id,
         )
+
+
+def _help(ctx: RuleContext, field_id: int, fixed: str, quoted: str) -> str:
+    before = ctx.before.schema.field_by_id(field_id) if ctx.before is not None else None
+    if before is not None:  # a rename: rename to a name without a dot instead
+        path = ctx.before.schema.path_of(field_id) or (before.name,)
+        old = ".".join(f"`{p}`" if "." in p else p for p in path)
+        return f"rename it to a name without a dot instead: `ALTER TABLE {ctx.table_name} RENAME COLUMN {old} TO {fixed}`"
+    return f"name it `{fixed}` (no dot); a column that already has such a name can be renamed: RENAME COLUMN {quoted} TO {fixed}"
 
 
 def _spans(ctx: RuleContext) -> dict:

@@ -232,6 +232,9 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
     if findings is None:
         findings = lint_steps(parsed.steps)
     findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
+    from icelint.migration_history import check_plan  # the files' own history (ICE022-ICE024)
+
+    findings = sorted([*findings, *check_plan(plan, rules, order=cfg.order, since=since)], key=lambda f: f.sort_key)
     outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
     outcome = suppress.Outcome(placeholders.remap(outcome.findings, maps), placeholders.remap(outcome.suppressed, maps))
     originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]

@@ -10,7 +10,8 @@ Orders (`order` in `[tool.icelint]`, `--order` on the command line):
   3. Flyway's repeatable `R__<description>.sql` files, by description (Flyway runs them after
      the versioned ones).
   Flyway's undo files `U<version>__<description>.sql` are not migrations and are skipped. Two
-  `V` files with the same version are an error, as in Flyway.
+  `V` files with the same version are kept (ordered by path) and reported by `icelint check`
+  (ICE024, `icelint.migration_history`), since Flyway refuses them.
 - `natural`: natural sort of the path in the folder (`a2` < `a10`), nothing skipped.
 - `lexicographic`: plain string order of the path in the folder, nothing skipped.
 
@@ -88,23 +89,23 @@ def order_folder(folder: Path, order: str = DEFAULT_ORDER) -> list[Path]:
     rels = {f: f.relative_to(folder).as_posix() for f in files}
     if order == "flyway":
         files = [f for f in files if classify(f.name)[0] != UNDO]
-        _check_duplicate_versions(files)
     return sorted(files, key=lambda f: sort_key(rels[f], order))
 
 
-def _check_duplicate_versions(files: Iterable[Path]) -> None:
+def duplicate_versions(files: Iterable[Path]) -> list[tuple[Path, Path]]:
+    """(file, earlier file with the same version) for every Flyway `V` file whose version is taken."""
     seen: dict[tuple[int, ...], Path] = {}
+    out: list[tuple[Path, Path]] = []
     for f in sorted(files, key=lambda p: p.as_posix()):
         m = _VERSIONED.match(f.name)
         if not m:
             continue
         v = _version(m.group("version"))
         if v in seen:
-            raise InputError(
-                f"{f}: version {'.'.join(map(str, v))} is also the version of {seen[v]}; Flyway refuses two "
-                "migrations with the same version (rename one, or set `order = \"natural\"` in [tool.icelint])"
-            )
-        seen[v] = f
+            out.append((f, seen[v]))
+        else:
+            seen[v] = f
+    return out
 
 
 def order_files(files: list[Path], order: str = DEFAULT_ORDER) -> list[Path]:

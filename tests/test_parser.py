@@ -571,6 +571,8 @@ def test_call_is_retokenized_with_real_positions():
         ("INSERT OVERWRITE DIRECTORY '/x' SELECT 1", "insert", None),
         ("UPDATE db.t SET a = 1 WHERE b", "update", ("db", "t")),
         ("DELETE FROM db.t WHERE a = 1", "delete", ("db", "t")),
+        ("DELETE FROM db.t", "delete all", ("db", "t")),
+        ("DELETE FROM db.t AS x WHERE x.a IN (SELECT 1)", "delete", ("db", "t")),
         ("MERGE INTO db.t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *", "merge", ("db", "t")),
         ("TRUNCATE TABLE db.t", "truncate", ("db", "t")),
         ("SELECT * FROM t", "select", None),

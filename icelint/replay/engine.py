@@ -18,6 +18,7 @@ from icelint.model.diff import diff as schema_diff
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, SortOrder, TableMetadata
 from icelint.model.types import V3_ONLY, ListType, MapType, NestedField, PrimitiveType, StructType, Type, children, walk
 from icelint.replay import dml
+from icelint.replay import names as name_index
 from icelint.replay import partitioning as pt
 from icelint.replay import spark_types as sp
 from icelint.replay.errors import ReplayError
@@ -252,6 +253,8 @@ class Replay:
             for i, col in zip(ids, c.columns)
         )
         schema = Schema(0, fields)
+        if name_index.may_collide((c,), None):
+            name_index.check_unique_names(schema)
         _check_format_types(version, walk(schema.fields))
         terms = [pt.resolve(t, schema, case_sensitive=True) for t in c.partition_by]
         spec = pt.build_create_spec(terms, schema)
@@ -436,6 +439,8 @@ class Replay:
                 if c.first or c.after:
                     self._move(schema, upd, path, c.first, c.after, step)
         new_schema = upd.apply()
+        if name_index.may_collide(changes, schema):
+            name_index.check_unique_names(new_schema)
         return self._commit_schema(meta, new_schema, upd.last_column_id, upd.changes_at)
 
     def _try_resolve(self, schema: Schema, path: Path) -> NestedField | None:

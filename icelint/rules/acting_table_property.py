@@ -2,8 +2,9 @@
 
 ## What it does
 Flags `current-snapshot-id` (rolls the table back or forward), `cherry-pick-snapshot-id`
-(cherry-picks a snapshot), `location` (moves where new files go), and `format-version` upgrades
-(one-way; v3 tables cannot be read by engines that only support v2, such as Athena).
+(cherry-picks a snapshot), `location` (moves where new files go), and `format-version` upgrades to
+v3 (one-way; v3 tables cannot be read by engines that only support v2, such as Athena). An upgrade
+from v1 to v2 is not flagged: every maintained engine reads v2.
 
 ## Why is this bad?
 They look like configuration but change what readers see, or which engines can read the table at
@@ -46,7 +47,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         for k, v in c.properties:
             if k in _WHAT:
                 yield ctx.finding(RULE, f"`{ctx.table_name}`: setting '{k}' {_WHAT[k]}", "do this as a reviewed maintenance operation, not in a schema migration", span=c.span)
-            elif k == "format-version" and ctx.after is not None and ctx.after.format_version > ctx.before.format_version:
+            elif k == "format-version" and ctx.after is not None and ctx.after.format_version > max(ctx.before.format_version, 2):
+                # 1 → 2 is read by every maintained engine; v3 is not
                 yield ctx.finding(
                     RULE,
                     f"`{ctx.table_name}`: upgrading to format v{ctx.after.format_version} is irreversible"

@@ -3,7 +3,7 @@
 ## What it does
 Flags the setting, and tracks it: every later statement is resolved case-sensitively, as Spark
 would. When a column is then added or renamed to a name that differs only in case from an existing
-one (`Status` next to `status`), that statement is flagged too.
+one (`Status` next to `status`), that statement is an error of its own (ICE029).
 
 ## Why is this bad?
 With the setting on, Spark lets `Status` and `status` coexist. Every reader with the default
@@ -30,10 +30,16 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.rules import case_only_twin
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
+    return (f for f in findings(ctx) if f.rule == RULE.code)
+
+
+def findings(ctx: RuleContext) -> Iterator[Finding]:
+    """This rule's findings, and the case-only twins it tracks (ICE029)."""
     step = ctx.step
     if isinstance(step, ch.SessionConfig):
         if step.key.lower() == "spark.sql.casesensitive" and (step.value or "").strip().strip("'\"").lower() == "true":
@@ -55,14 +61,13 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         twins = [s.name for s in siblings if s.id != f.id and s.name.lower() == f.name.lower()]
         if twins:
             yield ctx.finding(
-                RULE,
+                case_only_twin.RULE,
                 f"`{ctx.table_name}`: `{'.'.join(path)}` (field id {f.id}) now coexists with `{twins[0]}`, differing only "
                 "in case: readers with default settings fail with AMBIGUOUS_REFERENCE, and INSERTs fail with "
                 "'Multiple entries with same key'",
                 "choose a name that differs by more than case",
                 column=".".join(path),
                 field_id=f.id,
-                severity=Severity.ERROR,
             )
 
 

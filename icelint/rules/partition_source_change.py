@@ -3,14 +3,11 @@
 ## What it does
 Reports changes to partition source columns and partition-field commands that go wrong:
 - dropping a column the **current** spec uses (Iceberg rejects the commit);
-- dropping a column only an **older** spec uses: an error when that field was an identity
-  partition (Spark 3.5.9 + Iceberg 1.10.2 accept it, then time travel to the old snapshots fails
-  with a `ClassCastException`), a warning otherwise (Iceberg runtimes before 1.10, Athena's 1.4.2
-  among them, cannot read such tables at all);
-- widening a column used by an identity partition (error: accepted, then reads of older snapshots
-  fail with a `ClassCastException`), or by a bucket/truncate partition (warning);
-- renaming a partition source (warning: the partition field keeps its old name, so a later
-  `ADD COLUMN` with the old name fails);
+- dropping a column only an **older** spec uses as an identity partition (Spark 3.5.9 + Iceberg
+  1.10.2 accept it, then time travel to the old snapshots fails with a `ClassCastException`; for
+  older non-identity fields see ICE025);
+- widening a column used by an identity partition (accepted, then reads of older snapshots fail
+  with a `ClassCastException`; bucket/truncate sources keep their values: ICE026);
 - `ADD/DROP/REPLACE PARTITION FIELD` naming unknown columns or fields, or duplicates (error);
 - partition evolution that leaves two partition fields with the same field id (a v1 table upgraded
   to v2, then re-partitioned on a dropped field): accepted, and then every read fails.
@@ -37,9 +34,10 @@ ALTER TABLE db.sales REPLACE PARTITION FIELD region WITH days(sold_at);
 -- CALL system.rewrite_data_files, then expire the old snapshots), and only then drop it
 ```
 
+Renaming a partition source is ICE027.
+
 ## References
 - apache/iceberg#4563, #10234 (reads fail after dropping an old partition source)
-- apache/iceberg#11762 (re-adding a renamed identity source's name fails)
 """
 
 from __future__ import annotations
@@ -58,6 +56,7 @@ from icelint.rules._base import (
     RuleContext,
     error_owner,
 )
+from icelint.rules import old_partition_source_drop, partition_source_rename, partition_source_widening
 
 
 # the changes that can drop, retype or rename a partition source
@@ -65,6 +64,11 @@ _SOURCE_CHANGES = (ch.DeleteColumn, ch.ReplaceColumns, ch.UpdateColumnType, ch.H
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
+    return (f for f in findings(ctx) if f.rule == RULE.code)
+
+
+def findings(ctx: RuleContext) -> Iterator[Finding]:
+    """This rule's findings and those of the partition rules split from it (ICE025, ICE026, ICE027)."""
     table = ctx.table_name
     if error_owner(ctx.outcome) == PARTITION_RULE:
         e = ctx.error
@@ -109,22 +113,21 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                         f"field {names}: Spark accepts it, but time travel to snapshots written with that spec then "
                         "fails with a ClassCastException, and Iceberg runtimes before 1.10 cannot read the table at all"
                     )
-                    sev = Severity.ERROR
+                    rule = RULE
                 else:
                     msg = (
                         f"`{table}`: dropping `{name}` (field id {fid}), the source of the older partition field {names}: "
                         "Iceberg runtimes before 1.10 (Athena's 1.4.2, older Trino and Spark) fail to read the table"
                     )
-                    sev = Severity.WARNING
+                    rule = old_partition_source_drop.RULE
                 yield ctx.finding(
-                    RULE,
+                    rule,
                     msg,
                     "keep the column until no snapshot references files of the old spec: rewrite them "
                     f"(`CALL system.rewrite_data_files(table => '{table}')`), expire the old snapshots, then drop it",
                     span=c.span,
                     column=name,
                     field_id=fid,
-                    severity=sev,
                 )
         elif isinstance(c, (ch.UpdateColumnType, ch.HiveChangeColumn)):
             f_before = ctx.field_before(c.path)
@@ -143,16 +146,18 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
             if identity:
                 msg += ": Spark accepts it, but reading snapshots written before fails with a ClassCastException"
             else:
-                msg += ": old partition values were computed from the narrower type; older readers may misread them"
+                msg += (
+                    ": every partition value stays the same (Iceberg's bucket hashes int and long, and decimals of "
+                    "any precision, alike; truncate works on the value), so files written before keep their partitions"
+                )
             yield ctx.finding(
-                RULE,
+                RULE if identity else partition_source_widening.RULE,
                 msg,
                 f"add a new column with the wider type, backfill it, and partition on it with "
                 f"`ALTER TABLE {table} REPLACE PARTITION FIELD ... WITH ...` instead of widening a partition source",
                 span=c.span,
                 column=before.schema.name_of(f_before.id),
                 field_id=f_before.id,
-                severity=Severity.ERROR if identity else Severity.WARNING,
             )
         elif isinstance(c, ch.RenameColumn):
             f_before = ctx.field_before(c.path)
@@ -162,7 +167,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
             old = before.schema.name_of(f_before.id)
             names = ", ".join(sorted({f.name for f in fields}))
             yield ctx.finding(
-                RULE,
+                partition_source_rename.RULE,
                 f"`{table}`: renaming `{old}` (field id {f_before.id}), a partition source: the partition field "
                 f"{names} keeps its old name, so adding a column named `{old}` later fails, and queries on partition "
                 "metadata tables still use the old name",
@@ -171,7 +176,6 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 span=c.span,
                 column=old,
                 field_id=f_before.id,
-                severity=Severity.WARNING,
             )
 
 
@@ -187,7 +191,6 @@ def _duplicate_field_ids(ctx: RuleContext, after: TableMetadata) -> Iterator[Fin
             "'Multiple entries with same key'",
             "a field dropped while the table was format v1 stays as a void transform; re-add the partition under "
             "a different name (AS <new_name>) or with a different transform",
-            severity=Severity.ERROR,
         )
 
 

@@ -52,4 +52,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             )
 
 
-RULE = Rule("ICE012", "rename-column", Severity.INFO, check, __doc__, triggers=frozenset({ch.RenameColumn}))
+RULE = Rule("ICE012", "rename-column", Severity.WARNING, check, __doc__, triggers=frozenset({ch.RenameColumn}))

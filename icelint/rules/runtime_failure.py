@@ -34,6 +34,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.rules import unknown_schema
 from icelint.rules._base import (
     REJECTED,
     RUNTIME_RULE,
@@ -61,6 +62,11 @@ _HELP = {
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
+    return (f for f in findings(ctx) if f.rule == RULE.code)
+
+
+def findings(ctx: RuleContext) -> Iterator[Finding]:
+    """This rule's findings, and tables whose schema icelint cannot know (ICE028)."""
     table = ctx.table_name
     if ctx.outcome.skipped == "unknown-table" and ctx.step.index == _first_reference(ctx):
         where = ctx.result.absent.get(ctx.outcome.table or "")
@@ -84,11 +90,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return
     if ctx.accepted and ctx.outcome.table in ctx.result.unknown and any(isinstance(c, ch.CreateTable) for c in ctx.changes):
         yield ctx.finding(
-            RULE,
+            unknown_schema.RULE,
             f"`{table}` gets a schema icelint cannot know (CREATE TABLE ... AS SELECT without a column list, or not "
             "an Iceberg table): later statements on it are not checked",
             f"give the table an explicit column list, or pass its metadata (`--metadata {table}=...`) to a later run",
-            severity=Severity.INFO,
         )
         return
     if error_owner(ctx.outcome) != RUNTIME_RULE:

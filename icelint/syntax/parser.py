@@ -805,6 +805,8 @@ class _StatementParser:
                 elif k == "DELETE":
                     self.expect("FROM")
                     table = self.name()
+                    if not any(tok.kw == "WHERE" for tok in t[self.i :]):
+                        keyword = "delete all"  # every row: a rule tells it from a DELETE ... WHERE
                 elif k == "MERGE":
                     self.expect("INTO")
                     table = self.name()

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from icelint.discovery import discover
-from icelint.source import InputError
+from icelint.discovery import discover, duplicate_versions
 
 from .conftest import CLEAN, CREATE, icelint, write
 
@@ -48,10 +47,11 @@ def test_natural_and_lexicographic_orders(tmp_path: Path) -> None:
     assert names(discover([str(tmp_path)], "lexicographic"), tmp_path) == ["R__r.sql", "U1__undo.sql", "V10__b.sql", "V2__a.sql"]
 
 
-def test_duplicate_flyway_versions_are_an_error(tmp_path: Path) -> None:
-    touch(tmp_path, "V1__a.sql", "V1.0__b.sql")
-    with pytest.raises(InputError, match=r"version 1 is also the version of"):
-        discover([str(tmp_path)])
+def test_duplicate_flyway_versions_are_kept_in_path_order_and_listed(tmp_path: Path) -> None:
+    # discovery keeps both (in path order); `icelint check` reports them (ICE024)
+    touch(tmp_path, "V1__a.sql", "V1.0__b.sql", "V2__c.sql")
+    assert [f.name for f in discover([str(tmp_path)])] == ["V1.0__b.sql", "V1__a.sql", "V2__c.sql"]
+    assert [(a.name, b.name) for a, b in duplicate_versions(discover([str(tmp_path)]))] == [("V1__a.sql", "V1.0__b.sql")]
 
 
 def test_named_files_sorted_only_when_all_versioned(tmp_path: Path) -> None:
@@ -90,8 +90,10 @@ def test_cli_order_flag_and_config(folder: Path) -> None:
     assert icelint("check", "m", "--order", "flyway", cwd=folder).code == 0  # the flag wins
 
 
-def test_cli_duplicate_version_is_exit_2(folder: Path) -> None:
+def test_cli_duplicate_version_is_an_error_finding(folder: Path) -> None:
     write(folder, "m/V2.0__again.sql", CLEAN)
-    r = icelint("check", "m", cwd=folder)
-    assert r.code == 2 and r.out == ""
-    assert len(r.err.strip().splitlines()) == 1 and "V2.0__again.sql" in r.err and "V2__create.sql" in r.err
+    r = icelint("check", "m", "--format", "json", cwd=folder)
+    assert r.code == 1 and r.err == ""
+    dups = [(Path(f["path"]).name, f["severity"]) for f in r.json()["findings"] if f["rule"] == "ICE024"]
+    assert sorted(dups) == [("V2.0__again.sql", "error"), ("V2__create.sql", "error")]
+    assert any("V2__create.sql" in f["message"] for f in r.json()["findings"] if Path(f["path"]).name == "V2.0__again.sql")

@@ -137,7 +137,7 @@ def test_current_spec_drop_quotes_iceberg() -> None:
 
 
 def test_partition_rename_help_names_the_partition_field() -> None:
-    f = one("CREATE TABLE db.s (id bigint, region string) USING iceberg PARTITIONED BY (region);\nALTER TABLE db.s RENAME COLUMN region TO area;", "ICE003")
+    f = one("CREATE TABLE db.s (id bigint, region string) USING iceberg PARTITIONED BY (region);\nALTER TABLE db.s RENAME COLUMN region TO area;", "ICE027")
     assert f.severity.value == "warning"
     assert "REPLACE PARTITION FIELD region WITH area AS area" in (f.help or "")
 

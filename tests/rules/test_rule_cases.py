@@ -13,6 +13,11 @@ Markers, in SQL comments:
 - `-- var: name=value`: a placeholder value, as `--var name=value` gives it to the CLI.
 - `-- enable: ICE001, ICE011`: also run these rules (for ICE100, whose findings depend on the others);
   only the folder's rule is compared with the markers.
+- `-- context`: this file (of a folder case) is applied history, not under review: as a file of the
+  `migrations` folder that `icelint check` was not asked about (its findings are not compared).
+- `-- base: V1__create.base`: git history for `--since`: the file had that file's content (marker lines included) at the
+  merge-base (a tag `base` of a throw-away repository); files without it and not `-- context` are new.
+  The plan's file-level findings (`icelint.migration_history`) are compared like the others.
 
 Findings are what `icelint check` reports: rules, then inline suppressions (`icelint.suppress`).
 
@@ -42,6 +47,8 @@ METADATA = re.compile(r"^\s*--\s*metadata:\s*(?P<spec>\S+)\s*$")
 XFAIL = re.compile(r"^\s*--\s*xfail:\s*(?P<reason>.+?)\s*$")
 ENABLE = re.compile(r"^\s*--\s*enable:\s*(?P<codes>[A-Za-z0-9_, -]+?)\s*$")
 VAR = re.compile(r"^\s*--\s*var:\s*(?P<name>[^=\s]+)=(?P<value>.*?)\s*$")
+CONTEXT = re.compile(r"^\s*--\s*context\s*$")
+BASE = re.compile(r"^\s*--\s*base:\s*(?P<file>\S+)")
 ITEM = re.compile(r"^(?P<code>ICE\d{3})(?:\s+(?P<severity>error|warning|info))?$")
 
 
@@ -55,6 +62,8 @@ class Case:
     xfail: str | None = None
     enable: list[str] = field(default_factory=list)
     vars: dict[str, str] = field(default_factory=dict)
+    context: list[Path] = field(default_factory=list)  # files that are applied history
+    base: dict[Path, Path] = field(default_factory=dict)  # file → its content at the git merge-base
 
     @property
     def id(self) -> str:
@@ -79,6 +88,10 @@ def load_case(code: str, path: Path) -> Case:
                 case.xfail = m.group("reason")
             if m := VAR.match(text):
                 case.vars[m.group("name")] = m.group("value")
+            if CONTEXT.match(text):
+                case.context.append(f)
+            if m := BASE.match(text):
+                case.base[f] = f.parent / m.group("file")
             if m := ENABLE.match(text):
                 case.enable += [c.strip() for c in m.group("codes").split(",") if c.strip()]
             if m := EXPECT.search(text):
@@ -114,7 +127,40 @@ def lint_case(case: Case):
     parsed = parse_sources(sources)
     states = load_states(StateOptions(metadata=case.metadata)).assign(parsed.referenced_tables, parsed.created_tables)
     outcome = placeholders.lint(replay(parsed, states), rules, maps)
-    return [f for f in outcome.findings if f.rule == case.code]
+    pending = [f for f in case.files if f not in case.context]
+    names = {str(f) for f in pending}
+    return [f for f in outcome.findings if f.rule == case.code and f.path in names] + history_findings(case, rules, pending)
+
+
+def history_findings(case: Case, rules, pending: list[Path]) -> list:
+    """The plan's file-level findings, as `icelint check --migrations FOLDER [--since base] PENDING...` gives them."""
+    import subprocess
+    import tempfile
+
+    from icelint.migration_history import check_plan
+    from icelint.pending import Plan
+
+    if not case.base:
+        return [f for f in check_plan(Plan(case.files, pending), rules) if f.rule == case.code]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        copies = {f: root / f.name for f in case.files}
+
+        def git(*args: str) -> None:
+            subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True, capture_output=True)
+
+        git("init", "-q")
+        for f, c in copies.items():
+            if f in case.base or f in case.context:
+                c.write_text((case.base.get(f) or f).read_text(encoding="utf-8"), encoding="utf-8")
+        git("add", "-A")
+        git("commit", "-q", "-m", "base")
+        git("tag", "base")
+        for f, c in copies.items():
+            c.write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+        plan = Plan([copies[f] for f in case.files], [copies[f] for f in pending])
+        found = check_plan(plan, rules, since="base", cwd=root)
+    return [f for f in found if f.rule == case.code]
 
 
 def _params():

@@ -32,7 +32,59 @@ def findings(sql: str, rules) -> list:
     """What `icelint check` reports for the SQL (rules, then inline suppressions and ICE100)."""
     from icelint import placeholders  # `${name}` without a value is ICE060, as in `icelint check`
 
-    return placeholders.lint_text(sql, list(rules), path="example.sql")
+    return placeholders.lint_text(sql, list(rules), path="example.sql") + plan_findings(sql, rules)
+
+
+FILE_HEADER = re.compile(r"^-- file: (?P<name>\S+)(?: \((?P<notes>[^)]*)\))?$", re.M)
+
+
+def plan_findings(sql: str, rules) -> list:
+    """The file-level findings (`icelint.migration_history`) of an example written as several files.
+
+    Each `-- file: V2__x.sql (notes)` comment starts a file; `applied` in the notes makes it history
+    (a file of the migrations folder not under review), `changed since main` also puts an older
+    version of it in a throw-away git repository, tagged `main`, as `icelint check --since main` sees it.
+    """
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from icelint.migration_history import check_plan
+    from icelint.pending import Plan
+
+    heads = list(FILE_HEADER.finditer(sql))
+    if not heads:
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        files, pending, changed = [], [], []
+        for i, m in enumerate(heads):
+            end = heads[i + 1].start() if i + 1 < len(heads) else len(sql)
+            path = root / m.group("name")
+            path.write_text(sql[m.start() : end], encoding="utf-8")
+            files.append(path)
+            notes = m.group("notes") or ""
+            if "applied" not in notes:
+                pending.append(path)
+            if "changed since main" in notes:
+                changed.append(path)
+                pending.append(path)
+        since = None
+        if changed:
+            def git(*args: str) -> None:
+                subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True, capture_output=True)
+
+            current = {p: p.read_text(encoding="utf-8") for p in changed}
+            for p in changed:
+                p.write_text(current[p] + "-- as merged\n", encoding="utf-8")
+            git("init", "-q")
+            git("add", *[p.name for p in files if p not in pending or p in changed])
+            git("commit", "-q", "-m", "main")
+            git("tag", "main")
+            for p in changed:
+                p.write_text(current[p], encoding="utf-8")
+            since = "main"
+        return check_plan(Plan(files, pending), list(rules), since=since, cwd=root)
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=IDS)

@@ -1,0 +1,53 @@
+"""Iceberg's `TypeUtil.indexByName` check: two fields whose full dotted names are equal.
+
+A column named `` `utm.source` `` and a field `source` of a struct `utm` both have the full name
+`utm.source`; Iceberg's `Schema` refuses that ("Invalid schema: multiple fields for name ..."), so
+Spark rejects the statement that would create it. Only schemas with a dot in some name can collide,
+so the check runs only when one is involved (see `may_collide`).
+"""
+
+from __future__ import annotations
+
+from icelint import changes as ch
+from icelint.model.table import Schema
+from icelint.replay.errors import ReplayError
+from icelint.syntax.ast import SqlType
+
+
+def _dotted_type(t: SqlType) -> bool:
+    return any("." in f.name or _dotted_type(f.type) for f in t.fields) or any(
+        x is not None and _dotted_type(x) for x in (t.element, t.key, t.value)
+    )
+
+
+def may_collide(changes, schema: Schema | None) -> bool:
+    """A change names something with a dot, or adds fields next to a top-level dotted name."""
+    adds = False
+    for c in changes:
+        specs = ()
+        if isinstance(c, ch.AddColumn):
+            specs = (c.column,)
+        elif isinstance(c, (ch.ReplaceColumns, ch.CreateTable)):
+            specs = c.columns
+        elif isinstance(c, ch.RenameColumn) and "." in c.new_name:
+            return True
+        for s in specs:
+            adds = True
+            if "." in s.path[-1] or _dotted_type(s.type):
+                return True
+    return adds and schema is not None and any("." in f.name for f in schema.fields)
+
+
+def check_unique_names(schema: Schema) -> None:
+    seen: dict[str, int] = {}
+    for path, f in schema.all_fields():
+        name = ".".join(path)
+        if name in seen:
+            raise ReplayError(
+                "duplicate-column",
+                f"Invalid schema: multiple fields for name {name}: {seen[name]} and {f.id}",
+                "iceberg",
+                field_id=f.id,
+                column=name,
+            )
+        seen[name] = f.id

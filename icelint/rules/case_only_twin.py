@@ -1,0 +1,41 @@
+"""A column added or renamed next to one whose name differs only in case (`Status` and `status`).
+
+## What it does
+After `SET spark.sql.caseSensitive=true` (ICE008), Spark accepts `ADD COLUMN Status` next to
+`status`, or `RENAME COLUMN state TO STATUS`. This rule flags the statement that creates the pair.
+
+## Why is this bad?
+With Spark's default settings (case-insensitive), every reader of the table then fails with
+`[AMBIGUOUS_REFERENCE] Reference status is ambiguous`, and every INSERT fails with `Multiple entries
+with same key`: the table is broken for everyone who does not set the option, and the only way back
+is another rename or drop.
+
+## Example
+```sql
+CREATE TABLE db.orders (id bigint, status string) USING iceberg;
+SET spark.sql.caseSensitive=true;
+ALTER TABLE db.orders ADD COLUMN Status string;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.orders (id bigint, status string) USING iceberg;
+ALTER TABLE db.orders ADD COLUMN status_code string;
+```
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint.findings import Finding, Severity
+from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    from icelint.rules import case_sensitive_session  # it tracks the session setting
+
+    return (f for f in case_sensitive_session.findings(ctx) if f.rule == RULE.code)
+
+
+RULE = Rule("ICE029", "case-only-twin", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

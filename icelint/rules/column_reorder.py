@@ -1,0 +1,116 @@
+"""Moving a column (`FIRST` / `AFTER`): every positional writer and reader now pairs values with other columns.
+
+## What it does
+Flags `ALTER COLUMN c FIRST | AFTER d`, `ADD COLUMN(S) ... FIRST | AFTER d` and Hive's
+`CHANGE COLUMN ... FIRST | AFTER d`, on top-level columns and inside structs, when existing columns
+change position. The message names the columns that shift.
+
+## Why is this bad?
+Iceberg keeps every value under its field id, so the table's data is unharmed. But everything that
+works by position does not follow: `INSERT INTO t VALUES (...)` and `INSERT INTO t SELECT * FROM
+staging` written for the old order put values into other columns (Spark casts them when it can, so a
+swap of two `string` columns goes unnoticed; `named_struct` values of a reordered struct are matched
+by position too), and `SELECT *` consumers (CSV exports, pandas code reading by index) see columns in
+a new order.
+
+## Example
+```sql
+CREATE TABLE db.users (id bigint, first_name string, last_name string) USING iceberg;
+ALTER TABLE db.users ALTER COLUMN last_name AFTER id;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.users (id bigint, first_name string, last_name string) USING iceberg;
+-- keep the physical order; order the columns in a view for consumers that want another one
+CREATE VIEW db.users_by_last_name AS SELECT id, last_name, first_name FROM db.users;
+```
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.model.table import Schema
+from icelint.model.types import children
+from icelint.rules._base import Rule, RuleContext
+
+_POSITIONED = (ch.MoveColumn, ch.AddColumn, ch.HiveChangeColumn)
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    if not ctx.accepted or ctx.before is None or ctx.after is None:
+        return
+    before, after = ctx.before.schema, ctx.after.schema
+    if before is after:
+        return
+    added = {".".join(p).lower(): f for p, f in ctx.diff.added}
+    done: set[int | None] = set()
+    for c in ctx.changes:
+        if isinstance(c, ch.AddColumn):
+            spec = c.column
+            if not (spec.first or spec.after):
+                continue
+            f = added.get(".".join(spec.path).lower())
+            what = f"adding `{'.'.join(spec.path)}` " + ("first" if spec.first else f"after `{'.'.join(spec.after or ())}`")
+        elif isinstance(c, (ch.MoveColumn, ch.HiveChangeColumn)):
+            if not (c.first or c.after):
+                continue
+            f = ctx.field_before(c.path)
+            what = f"moving `{'.'.join(c.path)}` " + ("first" if c.first else f"after `{'.'.join(c.after or ())}`")
+        else:
+            continue
+        if f is None or after.field_by_id(f.id) is None:
+            continue
+        parent = after.parent_id(f.id)
+        if parent in done:
+            continue
+        shifted = _shifted(before, after, parent)
+        if not shifted:
+            continue
+        done.add(parent)
+        prefix = after.name_of(parent) + "." if parent is not None else ""
+        names = ", ".join(f"`{prefix}{n}` ({a + 1} → {b + 1})" for n, a, b in shifted)
+        where = f"struct `{after.name_of(parent)}`" if parent is not None else "the table"
+        span = c.column.span if isinstance(c, ch.AddColumn) and c.column.span else c.span
+        yield ctx.finding(
+            RULE,
+            f"`{ctx.table_name}`: {what} changes the column order of {where}: {names} shift position. Iceberg keeps "
+            "the values, but `INSERT INTO ... VALUES`, `INSERT INTO ... SELECT *` and `named_struct` values written for "
+            "the old order now land in other columns (silently when the types are compatible)",
+            "leave the position out: add columns at the end and keep the physical order (a view can show another "
+            "order); if the move is needed, every writer must name its columns, as the order is now "
+            f"{', '.join(f.name for f in _siblings(after, parent) or ())}",
+            span=span,
+            column=after.name_of(f.id),
+            field_id=f.id,
+        )
+
+
+def _shifted(before: Schema, after: Schema, parent: int | None) -> list[tuple[str, int, int]]:
+    """(name, old position, new position) of the existing fields of a struct whose position changed."""
+    old = _siblings(before, parent)
+    new = _siblings(after, parent)
+    if old is None or new is None:
+        return []
+    old_pos = {f.id: i for i, f in enumerate(old)}
+    return [(f.name, old_pos[f.id], i) for i, f in enumerate(new) if f.id in old_pos and old_pos[f.id] != i]
+
+
+def _siblings(schema: Schema, parent: int | None):
+    if parent is None:
+        return schema.fields
+    p = schema.field_by_id(parent)
+    return children(p.type) if p is not None else None
+
+
+RULE = Rule(
+    "ICE017",
+    "column-reorder",
+    Severity.WARNING,
+    check,
+    __doc__,
+    triggers=frozenset({ch.MoveColumn, ch.AddColumn, ch.HiveChangeColumn}),
+)

@@ -1,0 +1,94 @@
+"""Column names that contain a dot (`` `utm.source` ``): readers and DDL take them for nested paths.
+
+## What it does
+Flags columns created, added or renamed with a `.` in their name, at the top level or inside structs.
+
+## Why is this bad?
+Spark and Iceberg accept `` `utm.source` `` as a single column name when it is quoted, but a dot is
+also how every engine addresses nested fields. Unquoted, `SELECT utm.source` reads the field
+`source` of a struct `utm` (or fails); DDL written without backticks (`ALTER TABLE t ALTER COLUMN
+utm.source ...`, `SET IDENTIFIER FIELDS utm.source`) targets a nested path; Iceberg's own name
+lookups (partition transforms, sort orders, column statistics and metrics settings such as
+`write.metadata.metrics.column.utm.source`) resolve dotted names as paths; and tools that split on
+dots (pandas, dbt, BI tools) misread the name.
+
+## Example
+```sql
+CREATE TABLE db.visits (id bigint, `utm.source` string) USING iceberg;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.visits (id bigint, utm_source string) USING iceberg;
+```
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.rules._base import Rule, RuleContext
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    if not ctx.accepted or ctx.after is None:
+        return
+    if any(isinstance(c, ch.CreateTable) for c in ctx.changes):
+        fields = list(ctx.after.schema.all_fields())
+    else:
+        fields = [(p, f) for p, f in ctx.diff.added] + [(p, f) for p, f, _ in ctx.diff.renamed]
+    spans = _spans(ctx)
+    for path, f in fields:
+        if "." not in f.name:
+            continue
+        fixed = f.name.replace(".", "_")
+        parent = ".".join(f"`{p}`" if "." in p else p for p in path[:-1])
+        quoted = (parent + "." if parent else "") + f"`{f.name}`"
+        yield ctx.finding(
+            RULE,
+            f"`{ctx.table_name}`: column `{f.name}` (field id {f.id}) has a dot in its name: written without backticks, "
+            f"readers and DDL take `{'.'.join(path)}` for the field `{f.name.split('.')[-1]}` of a struct "
+            f"`{'.'.join(path[:-1] + tuple(f.name.split('.')[:-1]))}`",
+            _help(ctx, f.id, fixed, quoted),
+            span=spans.get(f.name.lower()),
+            column=".".join(path),
+            field_id=f.id,
+        )
+
+
+def _help(ctx: RuleContext, field_id: int, fixed: str, quoted: str) -> str:
+    before = ctx.before.schema.field_by_id(field_id) if ctx.before is not None else None
+    if before is not None:  # a rename: rename to a name without a dot instead
+        path = ctx.before.schema.path_of(field_id) or (before.name,)
+        old = ".".join(f"`{p}`" if "." in p else p for p in path)
+        return f"rename it to a name without a dot instead: `ALTER TABLE {ctx.table_name} RENAME COLUMN {old} TO {fixed}`"
+    return f"name it `{fixed}` (no dot); a column that already has such a name can be renamed: RENAME COLUMN {quoted} TO {fixed}"
+
+
+def _spans(ctx: RuleContext) -> dict:
+    """The span of each change that names a column, by its new (last) name."""
+    out = {}
+    for c in ctx.changes:
+        if isinstance(c, (ch.CreateTable, ch.ReplaceColumns)):
+            for spec in c.columns:
+                if spec.span is not None:
+                    out.setdefault(spec.path[-1].lower(), spec.span)
+        elif isinstance(c, ch.AddColumn):
+            out.setdefault(c.column.path[-1].lower(), c.column.span or c.span)
+        elif isinstance(c, ch.RenameColumn):
+            out.setdefault(c.new_name.lower(), c.span)
+        elif isinstance(c, ch.HiveChangeColumn):
+            out.setdefault(c.new_name.lower(), c.span)
+    return out
+
+
+RULE = Rule(
+    "ICE021",
+    "dotted-column-name",
+    Severity.WARNING,
+    check,
+    __doc__,
+    triggers=frozenset({ch.CreateTable, ch.ReplaceColumns, ch.AddColumn, ch.RenameColumn, ch.HiveChangeColumn}),
+)

@@ -1,0 +1,97 @@
+"""Dropping, emptying or renaming a whole table.
+
+## What it does
+Flags `DROP TABLE` (and `DROP TABLE ... PURGE`, which deletes the data files too), `TRUNCATE TABLE`,
+`DELETE FROM t` without a `WHERE`, and `ALTER TABLE t RENAME TO u`, on a table that exists.
+`TRUNCATE` and `DELETE` are flagged when the table has (or may have) rows.
+
+## Why is this bad?
+- `DROP TABLE` removes the table from the catalog: every reader, view and job that names it fails.
+  Without `PURGE` the files stay until someone deletes them, but the catalog entry (and with it the
+  table's history) is gone; with `PURGE` the data and metadata files are deleted too, and no time
+  travel can bring them back.
+- `TRUNCATE TABLE` and `DELETE FROM t` without `WHERE` commit a snapshot with no rows: every current
+  reader sees an empty table (older snapshots keep the rows until they expire).
+- `RENAME TO` keeps the data, but every reader, view and job that names the old table breaks, and
+  some catalogs cannot rename at all (Iceberg's Hadoop catalog fails with `Cannot rename Hadoop tables`).
+
+## Example
+```sql
+CREATE TABLE db.events (id bigint, payload string) USING iceberg;
+INSERT INTO db.events VALUES (1, 'a');
+ALTER TABLE db.events RENAME TO db.events_v1;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.events (id bigint, payload string) USING iceberg;
+INSERT INTO db.events VALUES (1, 'a');
+-- keep the name; if the table must go, announce it, move every reader first, and drop it in its own migration
+ALTER TABLE db.events SET TBLPROPERTIES ('comment' = 'deprecated: to be dropped in release 42');
+```
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.rules._base import Rule, RuleContext, has_data
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    if not ctx.accepted or ctx.before is None:
+        return
+    table = ctx.table_name
+    for c in ctx.changes:
+        if isinstance(c, ch.DropTable):
+            if c.purge:
+                msg = (
+                    f"`{table}`: DROP TABLE ... PURGE removes the table from the catalog and deletes its data and "
+                    "metadata files: every reader that names it fails, and no time travel can bring the rows back"
+                )
+            else:
+                msg = (
+                    f"`{table}`: DROP TABLE removes the table from the catalog: every reader, view and job that names "
+                    "it fails, and its snapshot history is no longer reachable through the catalog (the files stay, "
+                    "orphaned, until deleted)"
+                )
+            yield ctx.finding(
+                RULE,
+                msg,
+                "drop a table in a migration of its own, after every reader has moved away; keep a copy first if the "
+                f"rows may be needed (`CREATE TABLE {table}_backup AS SELECT * FROM {table}`)",
+                span=c.span,
+            )
+        elif isinstance(c, ch.RenameTable):
+            yield ctx.finding(
+                RULE,
+                f"`{table}`: renaming it to `{c.new_name}` keeps the data, but every reader, view and job that names "
+                f"`{table}` fails; some catalogs (Iceberg's Hadoop catalog) cannot rename tables at all",
+                f"keep the name, or move every reader to `{c.new_name}` in the same release (a view named `{table}` "
+                "can bridge the transition in catalogs that support views)",
+                span=c.span,
+            )
+        elif isinstance(c, ch.WriteData) and (c.kind.startswith("truncate") or c.kind == "delete all"):
+            if has_data(ctx.before) is False:
+                continue
+            what = "TRUNCATE TABLE" if c.kind.startswith("truncate") else "DELETE without WHERE"
+            yield ctx.finding(
+                RULE,
+                f"`{table}`: {what} removes every row: current readers see an empty table (older snapshots keep "
+                "the rows only until they expire)",
+                "delete only the rows that must go (DELETE with a WHERE clause); if the table must really be emptied, "
+                "do it as a reviewed operation, not in a schema migration",
+                span=c.span,
+            )
+
+
+RULE = Rule(
+    "ICE019",
+    "drop-or-rename-table",
+    Severity.WARNING,
+    check,
+    __doc__,
+    triggers=frozenset({ch.DropTable, ch.RenameTable, ch.WriteData}),
+)

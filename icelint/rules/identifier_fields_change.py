@@ -1,0 +1,75 @@
+"""Removing fields from the table's identifier fields: upserts and deletes stop keying on them.
+
+## What it does
+Flags `DROP IDENTIFIER FIELDS` and `SET IDENTIFIER FIELDS` that removes a field from the
+identifier-field set (replacing a key column by another counts: the old one is removed). Adding
+identifier fields to a table that had none is not flagged.
+
+## Why is this bad?
+Identifier fields are the table's row key: Flink and Kafka Connect upsert sinks, equality deletes and
+CDC writers use them to find the row to replace or delete. Removing one changes what "the same row"
+means: writers configured with the old key fail to start, or start writing equality deletes on a
+different key, so updates no longer replace the rows they should and duplicates appear.
+
+## Example
+```sql
+CREATE TABLE db.accounts (id bigint NOT NULL, region string NOT NULL, balance bigint) USING iceberg;
+ALTER TABLE db.accounts SET IDENTIFIER FIELDS id, region;
+ALTER TABLE db.accounts SET IDENTIFIER FIELDS id;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.accounts (id bigint NOT NULL, region string NOT NULL, balance bigint) USING iceberg;
+ALTER TABLE db.accounts SET IDENTIFIER FIELDS id, region;
+-- keep the key; change it only together with every upsert / CDC writer of the table, in one release
+```
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.rules._base import Rule, RuleContext
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    if not ctx.accepted or ctx.before is None or ctx.after is None:
+        return
+    old = tuple(ctx.before.schema.identifier_field_ids)
+    new = set(ctx.after.schema.identifier_field_ids)
+    removed = [i for i in old if i not in new]
+    if not removed:
+        return
+    schema = ctx.before.schema
+    names = [schema.name_of(i) or f"field id {i}" for i in removed]
+    label = ", ".join(f"`{n}` (field id {i})" for n, i in zip(names, removed))
+    keep = [schema.name_of(i) or str(i) for i in old]
+    now = [ctx.after.schema.name_of(i) or str(i) for i in ctx.after.schema.identifier_field_ids]
+    for c in ctx.changes:
+        if not isinstance(c, (ch.SetIdentifierFields, ch.DropIdentifierFields)):
+            continue
+        yield ctx.finding(
+            RULE,
+            f"`{ctx.table_name}`: the row key changes from ({', '.join(keep)}) to ({', '.join(now) or 'none'}): {label} "
+            "is no longer an identifier field. Upsert and CDC writers (Flink, Kafka Connect) and equality deletes key "
+            "rows on the identifier fields, so writers configured with the old key fail or match the wrong rows",
+            "change the key only together with every writer that upserts or deletes by key; to keep it, restore it "
+            f"with `ALTER TABLE {ctx.table_name} SET IDENTIFIER FIELDS {', '.join(keep)}`",
+            span=c.span,
+            column=names[0],
+            field_id=removed[0],
+        )
+        return
+
+
+RULE = Rule(
+    "ICE018",
+    "identifier-fields-change",
+    Severity.WARNING,
+    check,
+    __doc__,
+    triggers=frozenset({ch.SetIdentifierFields, ch.DropIdentifierFields}),
+)

@@ -1,0 +1,57 @@
+"""Dropping a column that only an older, non-identity partition field uses: older Iceberg readers fail.
+
+## What it does
+Flags `DROP COLUMN` (and `REPLACE COLUMNS`) of a column that is no longer in the current partition
+spec but is the source of a `bucket`, `truncate` or time partition field of an older spec. (The same
+drop for an older *identity* field is an error: ICE003.)
+
+## Why is this bad?
+Spark 3.5.9 with Iceberg 1.10.2 accepts the drop and keeps reading the table. But Iceberg runtimes
+before 1.10 (Athena's 1.4.2, older Trino and Spark) bind every spec of the table when they load it,
+cannot find the source column of the old field, and fail to read the table at all
+(apache/iceberg#4563, #10234).
+
+## Example
+```sql
+CREATE TABLE db.sales (id bigint, region string, sold_at timestamp) USING iceberg PARTITIONED BY (bucket(4, region));
+INSERT INTO db.sales VALUES (1, 'EU', TIMESTAMP '2024-01-01 00:00:00');
+ALTER TABLE db.sales REPLACE PARTITION FIELD region_bucket WITH days(sold_at);
+ALTER TABLE db.sales DROP COLUMN region;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.sales (id bigint, region string, sold_at timestamp) USING iceberg PARTITIONED BY (bucket(4, region));
+INSERT INTO db.sales VALUES (1, 'EU', TIMESTAMP '2024-01-01 00:00:00');
+ALTER TABLE db.sales REPLACE PARTITION FIELD region_bucket WITH days(sold_at);
+-- keep `region` until no snapshot references files of the old spec (rewrite them with
+-- CALL system.rewrite_data_files, then expire the old snapshots), and only then drop it
+```
+
+## References
+- apache/iceberg#4563, #10234 (reads fail after dropping an old partition source)
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.rules._base import Rule, RuleContext
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    from icelint.rules import partition_source_change  # the partition rules share one analysis
+
+    return (f for f in partition_source_change.findings(ctx) if f.rule == RULE.code)
+
+
+RULE = Rule(
+    "ICE025",
+    "old-partition-source-drop",
+    Severity.WARNING,
+    check,
+    __doc__,
+    triggers=frozenset({ch.DeleteColumn, ch.ReplaceColumns}),
+)

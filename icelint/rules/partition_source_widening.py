@@ -1,0 +1,50 @@
+"""Widening the source column of a `bucket` or `truncate` partition: every partition value stays the same.
+
+## What it does
+Reports, as information, `ALTER COLUMN ... TYPE` (or `CHANGE COLUMN`) that widens the source of a
+`bucket` or `truncate` partition field (current or older spec): `int` to `bigint`, or a decimal to a
+higher precision at the same scale. (Widening the source of an *identity* partition is an error:
+ICE003.)
+
+## Why is this bad?
+It is not: Iceberg hashes `int` values as `long` and decimals by their unscaled value whatever the
+precision, and `truncate` works on the value, so every file written before the change keeps the
+partition it would get now. The finding is there so that a reviewer sees the partition source
+changed; it needs no action.
+
+## Example
+```sql
+CREATE TABLE db.ledger (account int, amount decimal(10, 2)) USING iceberg PARTITIONED BY (bucket(4, account));
+ALTER TABLE db.ledger ALTER COLUMN account TYPE bigint;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.ledger (account int, amount decimal(10, 2)) USING iceberg PARTITIONED BY (bucket(4, account));
+ALTER TABLE db.ledger ALTER COLUMN amount TYPE decimal(20, 2);
+```
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint import changes as ch
+from icelint.findings import Finding, Severity
+from icelint.rules._base import Rule, RuleContext
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    from icelint.rules import partition_source_change  # the partition rules share one analysis
+
+    return (f for f in partition_source_change.findings(ctx) if f.rule == RULE.code)
+
+
+RULE = Rule(
+    "ICE026",
+    "partition-source-widening",
+    Severity.INFO,
+    check,
+    __doc__,
+    triggers=frozenset({ch.UpdateColumnType, ch.HiveChangeColumn}),
+)

@@ -1,0 +1,3 @@
+ALTER TABLE db.orders SET IDENTIFIER FIELDS tenant;
+ALTER TABLE db.orders DROP IDENTIFIER FIELDS tenant;
+ALTER TABLE db.orders SET IDENTIFIER FIELDS order_id, tenant;

@@ -1,0 +1,3 @@
+DELETE FROM db.events WHERE id = 1;
+DELETE FROM db.events;
+TRUNCATE TABLE db.logs;

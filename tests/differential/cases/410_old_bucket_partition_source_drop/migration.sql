@@ -1,0 +1,1 @@
+ALTER TABLE db.sales DROP COLUMN code;

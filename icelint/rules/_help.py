@@ -268,7 +268,8 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
         stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
         if stmts is not None:
             parts.append(
-                f"or, if that drop has not run yet, keep the values under another name: {replace_at(drop.step.span, *stmts)}"
+                f"or, if that drop has not run yet, keep the values under another name: {replace_at(drop.step.span, *stmts)}, "
+                f"backfill the new column from `{aside_leaf}`, switch readers, and drop `{aside_leaf}` in a later migration"
             )
     else:
         snap = snapshot_before_drop(ctx.result.initial.get(ctx.outcome.table), old.field_id)
@@ -358,3 +359,325 @@ def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: li
             )
             order.remove(name)
             order.insert(i, name)
+
+
+# ---------------------------------------------------------------------------------- per rule
+
+
+def drop_aside_help(ctx, field_id: int) -> str:
+    """ICE011: rename the column aside instead of dropping it (other columns of the statement still dropped)."""
+    path = ctx.before.schema.path_of(field_id) or ()
+    base = (path[-1] if path else "col") + "_deprecated"
+    new = free_name(taken_names(ctx, path[:-1]), base, ("", "_2", "_3"))
+    stmts = drop_instead_of(ctx.table_name, ctx.outcome, field_id, new)
+    if stmts is None:
+        return f"if readers may still need it, rename `{'.'.join(path)}` aside to `{new}` first and drop it in a later migration"
+    return (
+        f"if readers may still need it, rename it aside and drop it in a later migration: {sql(*stmts)} "
+        "(INSERTs that list values by position then need a value for it too)"
+    )
+
+
+_TRANSFORM_SQL = {"year": "years", "month": "months", "day": "days", "hour": "hours"}
+
+
+def transform_sql(transform: str, column: str) -> str:
+    """A partition transform as Spark SQL writes it: `bucket[16]` on `id` → `bucket(16, id)`."""
+    col = path_sql(column)
+    if transform == "identity":
+        return col
+    if "[" in transform:
+        name, arg = transform.rstrip("]").split("[", 1)
+        return f"{name}({arg}, {col})"
+    return f"{_TRANSFORM_SQL.get(transform, transform)}({col})"
+
+
+def rename_source_help(ctx, c, field_id: int) -> str:
+    """ICE003: renaming a partition source: rename the current spec's fields along, in the same statement."""
+    t = table_sql(ctx.table_name)
+    before = ctx.before
+    current = [f for f in before.spec.fields if f.source_id == field_id]
+    old_path = before.schema.path_of(field_id) or c.path
+    new_path = tuple(old_path[:-1]) + (c.new_name,)
+    new_name = ".".join(new_path)
+    if not current:
+        older = sorted({f.name for s in before.specs for f in s.fields if f.source_id == field_id})
+        names = ", ".join(f"`{n}`" for n in older)
+        return (
+            f"only an older partition spec uses it, and its partition field {names} cannot be renamed any more; "
+            f"the rename itself is safe, but a column added later must not be named {names}"
+        )
+    stmts = [f"ALTER TABLE {t} RENAME COLUMN {path_sql(old_path)} TO {ident(c.new_name)}"]
+    for f in current:
+        if f.transform == "identity":  # its name is the old column name, which a later ADD COLUMN cannot take
+            stmts.append(f"ALTER TABLE {t} REPLACE PARTITION FIELD {ident(f.name)} WITH {path_sql(new_path)} AS {ident(new_path[-1])}")
+    if len(stmts) == 1:
+        return "the partition fields built on it are named after their transform and keep working; update queries on the partitions metadata table"
+    return f"rename the partition field along with it, in the same migration: {sql(*stmts)}"
+
+
+def partition_reject(ctx, e) -> tuple[str, str]:
+    """ICE003 on a rejected partition change: what happens in the user's terms, and what to do."""
+    from icelint import changes as ch
+
+    t = table_sql(ctx.table_name)
+    table = ctx.table_name
+    before = ctx.before
+    if "Cannot find source column for partition field" in e.message and before is not None:
+        drops = [c for c in ctx.changes if isinstance(c, ch.DeleteColumn)]
+        sources = {f.source_id: f for f in before.spec.fields}
+        keep, fields, rest = [], [], []
+        for c in drops:
+            f = before.schema.find(c.path, case_sensitive=False)
+            if f is not None and f.id in sources:
+                keep.append(f"`{before.schema.name_of(f.id)}` (field id {f.id})")
+                fields.append(sources[f.id].name)
+            elif f is not None:
+                rest.append(path_sql(before.schema.path_of(f.id) or c.path))
+        what = ", ".join(keep) or "the column"
+        msg = (
+            f"`{table}`: dropping {what} fails and the table is unchanged: the current partition spec partitions by it "
+            f"(partition field {', '.join(f'`{n}`' for n in fields)}); Iceberg: {e.quoted}"
+        )
+        if fields and len(drops) == len(keep) + len(rest):
+            stmts = [f"ALTER TABLE {t} DROP PARTITION FIELD {ident(n)}" for n in fields]
+            if rest:
+                stmts.append(f"ALTER TABLE {t} DROP COLUMN{'S' if len(rest) > 1 else ''} {', '.join(rest)}")
+            return msg, (
+                f"stop partitioning by it first: {sql(*stmts)}; drop the column in a later migration, once no snapshot "
+                f"needs files of the old spec (rewrite them with `CALL system.rewrite_data_files(table => '{table}')` "
+                "and expire the old snapshots)"
+            )
+        return msg, "stop partitioning by it first (DROP or REPLACE PARTITION FIELD), then drop the column in a later migration"
+    msg = f"`{table}`: the partition change fails and the table is unchanged; Iceberg: {e.quoted}"
+    hint = ""
+    m = __import__("re").search(r"(?:Cannot find partition field to remove: (?:ref\(name=\")?|Cannot find field ')([^\"')]+)", e.message)
+    if m and before is not None:
+        name = m.group(1)
+        if "partition field" in e.message:
+            hint = did_you_mean(name, [f.name for f in before.spec.fields if f.transform != "void"])
+            current = ", ".join(f"`{f.name}`" for f in before.spec.fields if f.transform != "void") or "none"
+            return msg, f"{hint + ' ' if hint else ''}the current partition fields are {current}; partition commands name them exactly (case-sensitive)"
+        hint = did_you_mean(name, [".".join(p) for p, _ in before.schema.all_fields()])
+    return msg, (hint + " " if hint else "") + "check the column and partition field names with `icelint schema`; partition commands are case-sensitive"
+
+
+def renamed_along(ctx, field_id: int, old_name: str) -> bool:
+    """A later statement of the run renames the identity partition field that still carries `old_name`."""
+    final = ctx.result.tables.get(ctx.outcome.table)
+    if final is None or ctx.before is None:
+        return False
+    had = any(f.source_id == field_id and f.transform == "identity" and f.name.lower() == old_name.lower() for f in ctx.before.spec.fields)
+    keeps = any(f.source_id == field_id and f.name.lower() == old_name.lower() for f in final.spec.fields)
+    return had and not keeps
+
+
+def emptied_struct_help(ctx, path: tuple[str, ...], field_id: int) -> str:
+    """ICE007: drop the whole column holding the emptied struct, unless a later statement refills it."""
+    t = table_sql(ctx.table_name)
+    low = tuple(p.lower() for p in path)
+    from icelint import changes as ch
+
+    for o in ctx.result.outcomes:
+        if o.step.index <= ctx.step.index or o.table != ctx.outcome.table or not isinstance(o.step, ch.Commit):
+            continue
+        for c in o.step.changes:
+            if isinstance(c, ch.AddColumn) and tuple(p.lower() for p in c.column.path[:-1]) == low:
+                return (
+                    f"add the new field first: move the statement at {o.step.span.path}:{o.step.span.line} (it adds "
+                    f"`{'.'.join(c.column.path)}`) before this drop"
+                )
+    top = list(path)
+    while len(top) > 1 and top[-1].lower() in ("element", "value", "key"):
+        top.pop()
+    drop = ".".join(top)
+    return (
+        f"drop the whole column instead: {sql(f'ALTER TABLE {t} DROP COLUMN {path_sql(top)}')}, or add `{drop}`'s "
+        "new field before dropping its last old one"
+    )
+
+
+def widen_source_help(ctx, f_before, f_after) -> str:
+    """ICE003 widening a partition source: a new column with the wider type, partitioned on instead."""
+    t = table_sql(ctx.table_name)
+    before = ctx.before
+    path = before.schema.path_of(f_before.id) or (f_before.name,)
+    current = [f for f in before.spec.fields if f.source_id == f_before.id and f.transform != "void"]
+    if not current or len(path) > 1:
+        return (
+            f"keep `{'.'.join(path)}` as {type_sql(f_before.type)}: add a new column with the wider type, backfill it, "
+            "and partition on the new column instead of widening a partition source"
+        )
+    new = free_name(taken_names(ctx, ()), path[-1])
+    stmts = [f"ALTER TABLE {t} ADD COLUMN {ident(new)} {type_sql(f_after.type)}", f"UPDATE {t} SET {ident(new)} = {path_sql(path)}"]
+    for f in current:
+        stmts.append(f"ALTER TABLE {t} REPLACE PARTITION FIELD {ident(f.name)} WITH {transform_sql(f.transform, new)}")
+    return f"keep `{path[-1]}` as it is and partition on a new, wider column: {sql(*stmts)}"
+
+
+def nested_type_help(ctx, column: str, new_type) -> str:
+    """ICE002 on a struct: the nested fields whose type differs, each changed on its own."""
+    from icelint.replay import spark_types as sp
+
+    t = table_sql(ctx.table_name)
+    old = ctx.before.schema.find(tuple(column.split(".")), case_sensitive=False) if ctx.before else None
+    if old is None or not isinstance(old.type, it.StructType) or new_type is None or not new_type.fields:
+        return "structs cannot change type as a whole: change their fields one by one with ALTER COLUMN, or add a new column"
+    stmts = []
+    for nf in new_type.fields:
+        of = next((f for f in old.type.fields if f.name.lower() == nf.name.lower()), None)
+        if of is None:
+            stmts.append(f"ALTER TABLE {t} ADD COLUMN {path_sql(column)}.{ident(nf.name)} {sp.type_text(nf.type)}")
+        elif sp.type_text(nf.type) != type_sql(of.type):
+            stmts.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(column)}.{ident(of.name)} TYPE {sp.type_text(nf.type)}")
+    if not stmts:
+        return "structs cannot change type as a whole: change their fields one by one with ALTER COLUMN, or add a new column"
+    return f"change the struct's fields one by one: {sql(*stmts)}"
+
+
+def new_column_help(ctx, column: str, target: str) -> str:
+    """ICE002: an illegal type change becomes a new column, backfilled by a cast."""
+    t = table_sql(ctx.table_name)
+    path = tuple(column.split("."))
+    legal = "legal promotions are int→bigint, float→double and decimal precision widening with the same scale"
+    if len(path) > 1 or not target:
+        return f"{legal}; otherwise add a new column with the new type, backfill it, switch readers, and drop `{column}` in a later migration"
+    new = free_name(taken_names(ctx, ()) if ctx.after is not None else [], path[-1])
+    return (
+        f"{legal}; otherwise add a new column and backfill it: "
+        f"{sql(f'ALTER TABLE {t} ADD COLUMN {ident(new)} {target}', f'UPDATE {t} SET {ident(new)} = CAST({path_sql(path)} AS {target})')}"
+        f", switch readers, then drop `{column}` in a later migration (never drop and re-add the same name)"
+    )
+
+
+def _identifier_candidates(schema) -> list[str]:
+    """Columns Iceberg accepts as identifier fields: required primitives, not float/double, not in lists,
+    maps or optional structs."""
+    out = []
+    for path, f in schema.all_fields():
+        if not f.required or not f.type.is_primitive or getattr(f.type, "name", "") in ("float", "double"):
+            continue
+        if all(a.required and isinstance(a.type, it.StructType) for a in schema.ancestors(f.id)):
+            out.append(".".join(path))
+    return out
+
+
+def identifier_help(ctx, e) -> str:
+    """ICE005 on an identifier-field error: the statements that do what was meant, with the real names."""
+    from icelint import changes as ch
+
+    t = table_sql(ctx.table_name)
+    schema = ctx.before.schema if ctx.before is not None else None
+    if schema is None:
+        return "identifier fields must be required primitive columns"
+    current = [schema.name_of(i) for i in schema.identifier_field_ids]
+    current_txt = ", ".join(f"`{c}`" for c in current if c) or "none"
+    changes = ctx.changes
+    if "Cannot delete" in e.message and all(isinstance(c, ch.DeleteColumn) for c in changes):
+        deleted = set()
+        for c in changes:
+            f = schema.find(c.path, case_sensitive=False)
+            if f is not None:
+                deleted.add(f.id)
+                deleted.update(i for i in schema.identifier_field_ids if f.id in {a.id for a in schema.ancestors(i)})
+        keep = [schema.name_of(i) for i in schema.identifier_field_ids if i not in deleted]
+        drops = ", ".join(path_sql(schema.path_of(schema.find(c.path, case_sensitive=False).id) or c.path) if schema.find(c.path, case_sensitive=False) else path_sql(c.path) for c in changes)
+        first = (
+            f"ALTER TABLE {t} SET IDENTIFIER FIELDS {', '.join(path_sql(k) for k in keep)}"
+            if keep
+            else f"ALTER TABLE {t} DROP IDENTIFIER FIELDS {', '.join(path_sql(schema.name_of(i)) for i in schema.identifier_field_ids if i in deleted)}"
+        )
+        second = f"ALTER TABLE {t} DROP COLUMN{'S' if len(changes) > 1 else ''} {drops}"
+        return (
+            f"the identifier fields (now {current_txt}) are what upserts and equality deletes key on: if the key really "
+            f"changes, update them first, then drop: {sql(first, second)}"
+        )
+    if any(isinstance(c, ch.DropIdentifierFields) for c in changes):
+        c = next(c for c in changes if isinstance(c, ch.DropIdentifierFields))
+        ids = set(schema.identifier_field_ids)
+        listed = [p for p in c.paths if (f := schema.find(p)) is not None and f.id in ids]
+        hint = did_you_mean(e.column or "", current) if e.column else ""
+        if listed:
+            return f"{hint + ' ' if hint else ''}only {current_txt} are identifier fields: {sql(f'ALTER TABLE {t} DROP IDENTIFIER FIELDS ' + ', '.join(path_sql(p) for p in listed))}"
+        return f"{hint + ' ' if hint else ''}the identifier fields are {current_txt}: this statement has nothing to drop, delete it"
+    if any(isinstance(c, ch.SetIdentifierFields) for c in changes):
+        c = next(c for c in changes if isinstance(c, ch.SetIdentifierFields))
+        ok = set(_identifier_candidates(schema))
+        valid = [schema.name_of(f.id) for p in c.paths if (f := schema.find(p)) is not None and schema.name_of(f.id) in ok]
+        bad = e.column or ""
+        why = ""
+        f = schema.find(tuple(bad.split("."))) if bad else None
+        if f is not None and not f.required and f.type.is_primitive:
+            why = f"`{bad}` is optional, and Iceberg cannot make an existing optional column required; "
+        elif f is None and bad:
+            hint = did_you_mean(bad, [".".join(p) for p, _ in schema.all_fields()])
+            why = f"`{bad}` is not a column{'; ' + hint if hint else ''}; "
+        cands = ", ".join(f"`{n}`" for n in sorted(ok)) or "none"
+        if valid:
+            return (
+                f"{why}identifier fields must be required primitive columns (here: {cands}); with the valid ones "
+                f"only: {sql(f'ALTER TABLE {t} SET IDENTIFIER FIELDS ' + ', '.join(path_sql(v) for v in valid))}"
+            )
+        return f"{why}identifier fields must be required primitive columns, not float or double, not inside a list, map or optional struct (here: {cands})"
+    return f"update the identifier fields (now {current_txt}) first, in a separate statement"
+
+
+def known_table_hint(ctx) -> str:
+    """`; did you mean `db.events`?` from the tables the run knows."""
+    names = [ctx.result.display_names.get(k, k) for k, v in ctx.result.tables.items() if v is not None]
+    hint = did_you_mean(ctx.table_name, names)
+    return f"; {hint}" if hint else ""
+
+
+def nullability_finding(ctx, e) -> tuple[str, str]:
+    """ICE004: what happens to the table in the user's terms (the engine's words quoted), and what to do."""
+    from icelint import changes as ch
+    from icelint.replay import spark_types as sp
+
+    table = ctx.table_name
+    t = table_sql(table)
+    col = e.column or ""
+    fid = f" (field id {e.field_id})" if e.field_id is not None else ""
+    who = "Spark" if e.layer == "spark" else "Iceberg"
+    if e.kind == "required-column":
+        msg = (
+            f"`{table}`: adding `{col}` as NOT NULL fails and the table is unchanged: existing rows have no value for "
+            f"it, and Spark cannot give Iceberg columns a default; {who}: \"{e.quoted}\""
+        )
+        adds = [c for c in ctx.changes if isinstance(c, ch.AddColumn)]
+        if adds and len(adds) == len(ctx.changes):
+            cols = []
+            for c in adds:
+                s = c.column
+                text = f"{path_sql(s.path)} {sp.type_text(s.type)}"
+                if s.doc:
+                    text += " COMMENT '" + s.doc.replace("\\", "\\\\").replace("'", "\\'") + "'"
+                if s.first:
+                    text += " FIRST"
+                elif s.after is not None:
+                    text += f" AFTER {path_sql(s.after)}"
+                cols.append(text)
+            if "<type>" not in " ".join(cols):
+                kw = "COLUMN" if len(cols) == 1 else "COLUMNS"
+                return msg, (
+                    f"add it as optional, backfill it, and enforce non-null values in the writer: "
+                    f"{sql(f'ALTER TABLE {t} ADD {kw} ' + ', '.join(cols))}"
+                )
+        return msg, "add the column as optional, backfill it, and enforce non-null values in the writer"
+    if e.kind == "identifier":
+        msg = (
+            f"`{table}`: making `{col}`{fid} nullable fails and the table is unchanged: it is an identifier field, and "
+            f"identifier fields must be required; Iceberg: \"{e.quoted}\""
+        )
+        return msg, (
+            "if rows may really lack it, take it out of the identifier fields first: "
+            + sql(f"ALTER TABLE {t} DROP IDENTIFIER FIELDS {path_sql(col)}", f"ALTER TABLE {t} ALTER COLUMN {path_sql(col)} DROP NOT NULL")
+        )
+    msg = (
+        f"`{table}`: making `{col}`{fid} NOT NULL fails and the table is unchanged: existing data files may hold nulls, "
+        f"so Iceberg never turns an optional column into a required one; {who}: \"{e.quoted}\""
+    )
+    return msg, (
+        f"keep `{col}` optional and enforce non-null values in the writing job (or check them with a data-quality "
+        "test); a new required column cannot be added either"
+    )

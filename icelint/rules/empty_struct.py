@@ -29,6 +29,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.types import StructType
+from icelint.rules import _help
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 
 
@@ -48,8 +49,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                     RULE,
                     f"`{ctx.table_name}`: `{name}` (field id {f.id}) is left as an empty struct<>; reads still work, but "
                     "every later write fails with 'Cannot write a schema with an empty group'",
-                    f"drop the whole struct instead (`ALTER TABLE {ctx.table_name} DROP COLUMN {name}`), or add its new "
-                    "field before dropping the last old one",
+                    _help.emptied_struct_help(ctx, path, f.id),
                     column=name,
                     field_id=f.id,
                 )

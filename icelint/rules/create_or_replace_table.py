@@ -42,6 +42,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 f"`{ctx.table_name}` already exists: replacing it empties the current snapshot (readers see no rows), "
                 "and only columns with the same name keep their field ids",
                 f"evolve the table with ALTER TABLE {ctx.table_name} ADD/RENAME/ALTER COLUMN statements instead",
+                span=ctx.commit.table_span if ctx.commit else None,
             )
 
 

@@ -67,7 +67,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if not holders:
             continue
         old = holders[-1]
-        span = _span_for(ctx, path) or ctx.step.span
+        span = _span_for(ctx, path) or _help.change_span(ctx, path) or ctx.step.span
         table = ctx.table_name
         if is_new:
             lost = (

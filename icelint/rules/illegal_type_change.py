@@ -54,11 +54,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     else:
         help_ = _help.new_column_help(ctx, col, _target_type(ctx))
     fid = f" (field id {e.field_id})" if e.field_id is not None else ""
+    target = _target(ctx)
     yield ctx.finding(
         RULE,
         f"`{table}`: illegal type change of `{col}`{fid}; {who}: {e.quoted}",
         help_,
-        span=e.span,
+        span=(target.span if e.kind != "map-key" and target is not None and target.span is not None else _help.error_span(ctx, e)),
         column=e.column,
         field_id=e.field_id,
     )

@@ -49,7 +49,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     e = ctx.error
     assert e is not None
     msg, help_ = _help.nullability_finding(ctx, e)
-    yield ctx.finding(RULE, msg, help_, span=e.span, column=e.column, field_id=e.field_id)
+    yield ctx.finding(RULE, msg, help_, span=_help.error_span(ctx, e), column=e.column, field_id=e.field_id)
 
 
 RULE = Rule(NULLABILITY_RULE, "nullability-change", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED}))

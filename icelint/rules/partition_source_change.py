@@ -71,7 +71,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         e = ctx.error
         assert e is not None
         msg, help_ = _help.partition_reject(ctx, e)
-        yield ctx.finding(RULE, msg, help_, span=e.span, column=e.column, field_id=e.field_id)
+        yield ctx.finding(RULE, msg, help_, span=_help.error_span(ctx, e), column=e.column, field_id=e.field_id)
         return
     if not ctx.accepted or ctx.before is None or ctx.after is None:
         return
@@ -135,6 +135,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 f"`{table}`: widening `{before.schema.name_of(f_before.id)}` (field id {f_before.id}) from {f_before.type} "
                 f"to {f_after.type}, the source of partition field {names}"
             )
+            type_span = c.type.span or c.span
             if identity:
                 msg += ": Spark accepts it, but reading snapshots written before fails with a ClassCastException"
             else:
@@ -143,7 +144,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 RULE,
                 msg,
                 _help.widen_source_help(ctx, f_before, f_after),
-                span=c.span,
+                span=type_span,
                 column=before.schema.name_of(f_before.id),
                 field_id=f_before.id,
                 severity=Severity.ERROR if identity else Severity.WARNING,
@@ -182,6 +183,7 @@ def _duplicate_field_ids(ctx: RuleContext, after: TableMetadata) -> Iterator[Fin
             "'Multiple entries with same key'",
             "a field dropped while the table was format v1 stays as a void transform; re-add the partition under "
             "a name no partition field of any spec had (AS a new name) or with a different transform",
+            span=next((c.span for c in ctx.changes if isinstance(c, PARTITION_CHANGES)), None),
             severity=Severity.ERROR,
         )
 

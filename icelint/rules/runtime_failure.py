@@ -78,6 +78,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             f"`{table}` gets a schema icelint cannot know (CREATE TABLE ... AS SELECT without a column list, or not "
             "an Iceberg table): later statements on it are not checked",
             f"give the table an explicit column list, or pass its metadata (`--metadata {table}=PATH/TO/metadata.json`) to a later run",
+            span=ctx.commit.table_span if ctx.commit else None,
             severity=Severity.INFO,
         )
         return
@@ -90,7 +91,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         RULE,
         f"`{table}`: {who}: {e.quoted.splitlines()[0]}",
         _specific_help(e, table, ctx) or _HELP.get(e.kind),
-        span=e.span,
+        span=_help.error_span(ctx, e),
         column=e.column,
         field_id=e.field_id,
     )

@@ -767,3 +767,60 @@ def error_span(ctx, e):
         return ctx.changes[0].span  # the column definition, path or transform of the statement's one change
     return e.span or step_span
 
+
+
+def hive_change_help(ctx, e) -> str | None:
+    """ICE005 on a Hive-style `CHANGE COLUMN` Spark refuses: the statements that do what it asked."""
+    from icelint import changes as ch
+    from icelint.replay import spark_types as sp
+    from icelint.replay.schema_update import promotion_allowed
+
+    c = next((c for c in ctx.changes if isinstance(c, ch.HiveChangeColumn)), None)
+    if c is None or ctx.before is None or "Hive-style" not in e.message:
+        return None
+    t = table_sql(ctx.table_name)
+    f = ctx.before.schema.find(c.path, case_sensitive=False)
+    if f is None:
+        return None
+    path = tuple(ctx.before.schema.path_of(f.id) or c.path)
+    target = sp.type_text(c.type)
+    if target == "<type>":
+        return None
+    renamed = c.new_name.lower() != path[-1].lower() or c.new_name != path[-1]
+    if renamed:
+        new_path = path[:-1] + (c.new_name,)
+        stmts = [f"ALTER TABLE {t} RENAME COLUMN {path_sql(path)} TO {ident(c.new_name)}"]
+        if target != type_sql(f.type):
+            if not (f.type.is_primitive and _promotable(f.type, c.type, promotion_allowed)):
+                return f"rename it with RENAME COLUMN; `{'.'.join(path)}` cannot change from {type_sql(f.type)} to {target} (see ICE002)"
+            stmts.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(new_path)} TYPE {target}")
+        if c.doc is not None:
+            stmts.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(new_path)} COMMENT '" + c.doc.replace("\\", "\\\\").replace("'", "\\'") + "'")
+        if c.first:
+            stmts.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(new_path)} FIRST")
+        elif c.after is not None:
+            stmts.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(new_path)} AFTER {path_sql(c.after[-1:])}")
+        return f"Spark renames columns only with RENAME COLUMN: {sql(*stmts)}"
+    text = f"ALTER TABLE {t} CHANGE COLUMN {path_sql(path)} {ident(c.new_name)} {target}"
+    if c.doc is not None:
+        text += " COMMENT '" + c.doc.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if c.first:
+        text += " FIRST"
+    elif c.after is not None:
+        text += f" AFTER {path_sql(c.after[-1:])}"
+    if f.required:
+        return f"`{'.'.join(path)}` is already required: leave out NOT NULL: {sql(text)}"
+    return (
+        f"Iceberg cannot make the optional `{'.'.join(path)}` required (existing files may hold nulls); leave out "
+        f"NOT NULL and enforce it in the writer: {sql(text)}"
+    )
+
+
+def _promotable(frm, to_sql, promotion_allowed) -> bool:
+    from icelint.replay import spark_types as sp
+
+    try:
+        to = sp.to_iceberg(to_sql, iter(range(10**6, 10**7)).__next__)
+    except Exception:
+        return False
+    return promotion_allowed(frm, to)

@@ -458,7 +458,7 @@ def partition_reject(ctx, e) -> tuple[str, str]:
             hint = did_you_mean(name, [f.name for f in before.spec.fields if f.transform != "void"])
             current = ", ".join(f"`{f.name}`" for f in before.spec.fields if f.transform != "void") or "none"
             return msg, f"{hint + ' ' if hint else ''}the current partition fields are {current}; partition commands name them exactly (case-sensitive)"
-        hint = did_you_mean(name, [".".join(p) for p, _ in before.schema.all_fields()])
+        hint = did_you_mean_column(before.schema, name)
     return msg, (hint + " " if hint else "") + "check the column and partition field names with `icelint schema`; partition commands are case-sensitive"
 
 
@@ -610,7 +610,7 @@ def identifier_help(ctx, e) -> str:
         if f is not None and not f.required and f.type.is_primitive:
             why = f"`{bad}` is optional, and Iceberg cannot make an existing optional column required; "
         elif f is None and bad:
-            hint = did_you_mean(bad, [".".join(p) for p, _ in schema.all_fields()])
+            hint = did_you_mean_column(schema, bad)
             why = f"`{bad}` is not a column{'; ' + hint if hint else ''}; "
         cands = ", ".join(f"`{n}`" for n in sorted(ok)) or "none"
         if valid:
@@ -623,10 +623,10 @@ def identifier_help(ctx, e) -> str:
 
 
 def known_table_hint(ctx) -> str:
-    """`; did you mean `db.events`?` from the tables the run knows."""
+    """`did you mean `db.events`? If not, ` from the tables the run knows (or '')."""
     names = [ctx.result.display_names.get(k, k) for k, v in ctx.result.tables.items() if v is not None]
     hint = did_you_mean(ctx.table_name, names)
-    return f"; {hint}" if hint else ""
+    return f"{hint} If not, " if hint else ""
 
 
 def nullability_finding(ctx, e) -> tuple[str, str]:
@@ -824,3 +824,21 @@ def _promotable(frm, to_sql, promotion_allowed) -> bool:
     except Exception:
         return False
     return promotion_allowed(frm, to)
+
+
+def did_you_mean_column(schema, dotted_path: str) -> str:
+    """did_you_mean among the siblings of the unknown field (a nested name is only ever confused with
+    a field of the same struct), answered with the full path."""
+    from icelint.model.types import children
+
+    path = tuple(dotted_path.split("."))
+    if len(path) == 1:
+        return did_you_mean(path[0], [f.name for f in schema.fields])
+    parent = schema.find(path[:-1], case_sensitive=False)
+    if parent is None:
+        return did_you_mean_column(schema, ".".join(path[:-1]))
+    hint = did_you_mean(path[-1], [f.name for f in children(parent.type)])
+    if not hint:
+        return ""
+    real = ".".join(schema.path_of(parent.id) or path[:-1])
+    return hint.replace("did you mean `", f"did you mean `{real}.", 1)

@@ -66,8 +66,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.finding(
             RULE,
             f"table `{table}` is not known here: no state was given for it and no earlier statement creates it, so "
-            "its statements cannot be checked until it is created" + _help.known_table_hint(ctx),
-            f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`), "
+            "its statements cannot be checked until it is created",
+            _help.known_table_hint(ctx)
+            + f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`), "
             "or include the migration that creates it",
             span=ctx.commit.table_span if ctx.commit else None,
         )
@@ -106,7 +107,7 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
     if e.kind == "procedure":
         return f"check the procedure's arguments against the table's snapshots (`SELECT * FROM {_help.table_sql(table)}.snapshots`)"
     if e.kind == "unknown-column" and e.column and ctx.before is not None:
-        hint = _help.did_you_mean(e.column, [".".join(p) for p, _ in ctx.before.schema.all_fields()])
+        hint = _help.did_you_mean_column(ctx.before.schema, e.column)
         if hint:
             return f"{hint} (`icelint schema` lists the columns; nested fields are addressed as a.b, list elements as a.element, map values as a.value)"
     if e.kind == "duplicate-column" and e.column and e.field_id is not None:

@@ -842,3 +842,37 @@ def did_you_mean_column(schema, dotted_path: str) -> str:
         return ""
     real = ".".join(schema.path_of(parent.id) or path[:-1])
     return hint.replace("did you mean `", f"did you mean `{real}.", 1)
+
+
+def sort_order_help(ctx, e) -> str | None:
+    """ICE005 on dropping a column of the current sort order: the sort order without it, then the drop."""
+    from icelint import changes as ch
+
+    before = ctx.before
+    if before is None or not ctx.changes or not all(isinstance(c, ch.DeleteColumn) for c in ctx.changes):
+        return None
+    t = table_sql(ctx.table_name)
+    schema = before.schema
+    dropped = set()
+    for c in ctx.changes:
+        f = schema.find(c.path, case_sensitive=False)
+        if f is not None:
+            dropped.add(f.id)
+            dropped.update(i for _, g in schema.all_fields() for i in [g.id] if f.id in {a.id for a in schema.ancestors(g.id)})
+    terms = []
+    for sf in before.sort_order.fields:
+        if sf.source_id in dropped:
+            continue
+        name = schema.name_of(sf.source_id)
+        if name is None:
+            return None
+        term = transform_sql(sf.transform, name)
+        term += " DESC" if sf.direction == "desc" else " ASC"
+        term += " NULLS FIRST" if sf.null_order == "nulls-first" else " NULLS LAST"
+        terms.append(term)
+    mode = before.properties.get("write.distribution-mode")
+    how = {"none": "LOCALLY ORDERED BY", "hash": "DISTRIBUTED BY PARTITION LOCALLY ORDERED BY"}.get(mode or "", "ORDERED BY")
+    order = f"ALTER TABLE {t} WRITE {how} {', '.join(terms)}" if terms else f"ALTER TABLE {t} WRITE UNORDERED"
+    drops = ", ".join(path_sql(schema.path_of(f.id) or c.path) for c in ctx.changes if (f := schema.find(c.path, case_sensitive=False)) is not None)
+    drop = f"ALTER TABLE {t} DROP COLUMN{'S' if len(ctx.changes) > 1 else ''} {drops}"
+    return f"the table's write order sorts by it: change the sort order first, then drop: {sql(order, drop)}"

@@ -104,6 +104,8 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
         return _help.identifier_help(ctx, e)
     if e.kind == "unsupported" and "Hive-style" in e.message:
         return _help.hive_change_help(ctx, e)
+    if e.kind == "sort-order":
+        return _help.sort_order_help(ctx, e)
     if e.kind == "procedure":
         return f"check the procedure's arguments against the table's snapshots (`SELECT * FROM {_help.table_sql(table)}.snapshots`)"
     if e.kind == "unknown-column" and e.column and ctx.before is not None:

@@ -393,13 +393,12 @@ def transform_sql(transform: str, column: str) -> str:
 
 
 def rename_source_help(ctx, c, field_id: int) -> str:
-    """ICE003: renaming a partition source: rename the current spec's fields along, in the same statement."""
-    t = table_sql(ctx.table_name)
+    """ICE003: renaming a partition source: what the old partition field name still blocks (Spark-checked in
+    tests/differential/cases/097_help_recipes_followed: renaming the partition field too does not free it)."""
     before = ctx.before
     current = [f for f in before.spec.fields if f.source_id == field_id]
     old_path = before.schema.path_of(field_id) or c.path
     new_path = tuple(old_path[:-1]) + (c.new_name,)
-    new_name = ".".join(new_path)
     if not current:
         older = sorted({f.name for s in before.specs for f in s.fields if f.source_id == field_id})
         names = ", ".join(f"`{n}`" for n in older)
@@ -407,13 +406,17 @@ def rename_source_help(ctx, c, field_id: int) -> str:
             f"only an older partition spec uses it, and its partition field {names} cannot be renamed any more; "
             f"the rename itself is safe, but a column added later must not be named {names}"
         )
-    stmts = [f"ALTER TABLE {t} RENAME COLUMN {path_sql(old_path)} TO {ident(c.new_name)}"]
-    for f in current:
-        if f.transform == "identity":  # its name is the old column name, which a later ADD COLUMN cannot take
-            stmts.append(f"ALTER TABLE {t} REPLACE PARTITION FIELD {ident(f.name)} WITH {path_sql(new_path)} AS {ident(new_path[-1])}")
-    if len(stmts) == 1:
+    identity = [f.name for f in current if f.transform == "identity"]
+    if not identity:
         return "the partition fields built on it are named after their transform and keep working; update queries on the partitions metadata table"
-    return f"rename the partition field along with it, in the same migration: {sql(*stmts)}"
+    names = ", ".join(f"`{n}`" for n in identity)
+    return (
+        f"the rename is safe for the data, but the partition field {names} keeps the old name in every spec that has "
+        f"it, so no new column can be named {names} (Iceberg: Cannot create identity partition sourced from different "
+        f"field in schema); renaming the partition field in the same migration (REPLACE PARTITION FIELD {identity[0]} "
+        f"WITH {path_sql(new_path)} AS {ident(new_path[-1])}) renames it in a new spec only: the older spec keeps "
+        f"{names}, so pick other names for new columns"
+    )
 
 
 def partition_reject(ctx, e) -> tuple[str, str]:
@@ -460,16 +463,6 @@ def partition_reject(ctx, e) -> tuple[str, str]:
             return msg, f"{hint + ' ' if hint else ''}the current partition fields are {current}; partition commands name them exactly (case-sensitive)"
         hint = did_you_mean_column(before.schema, name)
     return msg, (hint + " " if hint else "") + "check the column and partition field names with `icelint schema`; partition commands are case-sensitive"
-
-
-def renamed_along(ctx, field_id: int, old_name: str) -> bool:
-    """A later statement of the run renames the identity partition field that still carries `old_name`."""
-    final = ctx.result.tables.get(ctx.outcome.table)
-    if final is None or ctx.before is None:
-        return False
-    had = any(f.source_id == field_id and f.transform == "identity" and f.name.lower() == old_name.lower() for f in ctx.before.spec.fields)
-    keeps = any(f.source_id == field_id and f.name.lower() == old_name.lower() for f in final.spec.fields)
-    return had and not keeps
 
 
 def emptied_struct_help(ctx, path: tuple[str, ...], field_id: int) -> str:

@@ -155,8 +155,6 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 continue
             fields = every[f_before.id]
             old = before.schema.name_of(f_before.id)
-            if _help.renamed_along(ctx, f_before.id, old or ""):
-                continue  # a later statement renames the identity partition field too: nothing keeps the old name
             names = ", ".join(sorted({f.name for f in fields}))
             yield ctx.finding(
                 RULE,

@@ -408,7 +408,11 @@ def rename_source_help(ctx, c, field_id: int) -> str:
         )
     identity = [f.name for f in current if f.transform == "identity"]
     if not identity:
-        return "the partition fields built on it are named after their transform and keep working; update queries on the partitions metadata table"
+        names = ", ".join(f"`{f.name}`" for f in current)
+        return (
+            f"the rename is safe for the data; the partition field {names} keeps its name, so do not name a new column "
+            f"{names}, and update queries on the partitions metadata table"
+        )
     names = ", ".join(f"`{n}`" for n in identity)
     return (
         f"the rename is safe for the data, but the partition field {names} keeps the old name in every spec that has "

@@ -159,8 +159,9 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
             yield ctx.finding(
                 RULE,
                 f"`{table}`: renaming `{old}` (field id {f_before.id}), a partition source: the partition field "
-                f"{names} keeps its old name, so adding a column named `{old}` later fails, and queries on partition "
-                "metadata tables still use the old name",
+                f"{names} keeps its name, so adding a column named "
+                + " or ".join(f"`{f}`" for f in sorted({f.name for f in fields}))
+                + " later fails, and queries on partition metadata tables still use the old name",
                 _help.rename_source_help(ctx, c, f_before.id),
                 span=c.span,
                 column=old,

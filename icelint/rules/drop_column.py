@@ -31,7 +31,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
-from icelint.rules import _help
+from icelint.rules import _help_columns
 from icelint.rules._base import Rule, RuleContext, has_data
 
 
@@ -52,7 +52,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             RULE,
             f"`{ctx.table_name}`: dropping `{name}` (field id {f.id}) hides its values in every existing data file from "
             "current readers; only time travel to older snapshots still shows them",
-            _help.drop_aside_help(ctx, f.id),
+            _help_columns.drop_aside_help(ctx, f.id),
             span=c.span,
             column=name,
             field_id=f.id,

@@ -39,7 +39,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
-from icelint.rules import _help
+from icelint.rules import _help_columns, _positions
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext, has_data
 
 
@@ -67,7 +67,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if not holders:
             continue
         old = holders[-1]
-        span = _span_for(ctx, path) or _help.change_span(ctx, path) or ctx.step.span
+        span = _span_for(ctx, path) or _positions.change_span(ctx, path) or ctx.step.span
         table = ctx.table_name
         if is_new:
             lost = (
@@ -98,7 +98,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 f"{old.field_id} (dropped {old.where}): readers of `{dotted}` now see field id {f.id}'s values, and "
                 f"field id {old.field_id}'s values stay visible only to time travel"
             )
-        help_ = _help.replace_columns_help(ctx) if replacing else _help.readd_help(ctx, path, f.id, old, is_new)
+        help_ = _help_columns.replace_columns_help(ctx) if replacing else _help_columns.readd_help(ctx, path, f.id, old, is_new)
         yield ctx.finding(RULE, msg, help_, span=span, column=dotted, field_id=f.id, severity=severity)
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.findings import Finding, Severity
-from icelint.rules import _help
+from icelint.rules import _help_columns, _positions
 from icelint.rules._base import REJECTED, TYPE_RULE, Rule, RuleContext, error_owner
 
 
@@ -50,16 +50,16 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     if e.kind == "map-key":
         help_ = "map keys can never change type: add a new map column with the new key type, backfill it, and switch readers"
     elif "CANNOT_UPDATE_FIELD" in e.message:
-        help_ = _help.nested_type_help(ctx, col, _target(ctx))
+        help_ = _help_columns.nested_type_help(ctx, col, _target(ctx))
     else:
-        help_ = _help.new_column_help(ctx, col, _target_type(ctx))
+        help_ = _help_columns.new_column_help(ctx, col, _target_type(ctx))
     fid = f" (field id {e.field_id})" if e.field_id is not None else ""
     target = _target(ctx)
     yield ctx.finding(
         RULE,
         f"`{table}`: illegal type change of `{col}`{fid}; {who}: {e.quoted}",
         help_,
-        span=(target.span if e.kind != "map-key" and target is not None and target.span is not None else _help.error_span(ctx, e)),
+        span=(target.span if e.kind != "map-key" and target is not None and target.span is not None else _positions.error_span(ctx, e)),
         column=e.column,
         field_id=e.field_id,
     )

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.findings import Finding, Severity
-from icelint.rules import _help
+from icelint.rules import _help_columns, _positions
 from icelint.rules._base import (
     NULLABILITY_RULE,
     REJECTED,
@@ -48,8 +48,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return
     e = ctx.error
     assert e is not None
-    msg, help_ = _help.nullability_finding(ctx, e)
-    yield ctx.finding(RULE, msg, help_, span=_help.error_span(ctx, e), column=e.column, field_id=e.field_id)
+    msg, help_ = _help_columns.nullability_finding(ctx, e)
+    yield ctx.finding(RULE, msg, help_, span=_positions.error_span(ctx, e), column=e.column, field_id=e.field_id)
 
 
 RULE = Rule(NULLABILITY_RULE, "nullability-change", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED}))

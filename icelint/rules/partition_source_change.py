@@ -49,7 +49,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.table import TableMetadata
-from icelint.rules import _help
+from icelint.rules import _help_tables, _positions
 from icelint.rules._base import (
     PARTITION_CHANGES,
     PARTITION_RULE,
@@ -66,12 +66,11 @@ _SOURCE_CHANGES = (ch.DeleteColumn, ch.ReplaceColumns, ch.UpdateColumnType, ch.H
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    table = ctx.table_name
     if error_owner(ctx.outcome) == PARTITION_RULE:
         e = ctx.error
         assert e is not None
-        msg, help_ = _help.partition_reject(ctx, e)
-        yield ctx.finding(RULE, msg, help_, span=_help.error_span(ctx, e), column=e.column, field_id=e.field_id)
+        msg, help_ = _help_tables.partition_reject(ctx, e)
+        yield ctx.finding(RULE, msg, help_, span=_positions.error_span(ctx, e), column=e.column, field_id=e.field_id)
         return
     if not ctx.accepted or ctx.before is None or ctx.after is None:
         return
@@ -143,7 +142,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
             yield ctx.finding(
                 RULE,
                 msg,
-                _help.widen_source_help(ctx, f_before, f_after),
+                _help_tables.widen_source_help(ctx, f_before, f_after),
                 span=type_span,
                 column=before.schema.name_of(f_before.id),
                 field_id=f_before.id,
@@ -162,7 +161,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 f"{names} keeps its name, so adding a column named "
                 + " or ".join(f"`{f}`" for f in sorted({f.name for f in fields}))
                 + " later fails, and queries on partition metadata tables still use the old name",
-                _help.rename_source_help(ctx, c, f_before.id),
+                _help_tables.rename_source_help(ctx, c, f_before.id),
                 span=c.span,
                 column=old,
                 field_id=f_before.id,

@@ -34,7 +34,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
-from icelint.rules import _help
+from icelint.rules import _help, _help_columns, _help_tables, _positions
 from icelint.rules._base import (
     REJECTED,
     RUNTIME_RULE,
@@ -67,7 +67,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             RULE,
             f"table `{table}` is not known here: no state was given for it and no earlier statement creates it, so "
             "its statements cannot be checked until it is created",
-            _help.known_table_hint(ctx)
+            _help_tables.known_table_hint(ctx)
             + f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`), "
             "or include the migration that creates it",
             span=ctx.commit.table_span if ctx.commit else None,
@@ -92,7 +92,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         RULE,
         f"`{table}`: {who}: {e.quoted.splitlines()[0]}",
         _specific_help(e, table, ctx) or _HELP.get(e.kind),
-        span=_help.error_span(ctx, e),
+        span=_positions.error_span(ctx, e),
         column=e.column,
         field_id=e.field_id,
     )
@@ -101,11 +101,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
     """Help naming the real column and field id, where the error tells which they are."""
     if e.kind == "identifier":
-        return _help.identifier_help(ctx, e)
+        return _help_tables.identifier_help(ctx, e)
     if e.kind == "unsupported" and "Hive-style" in e.message:
-        return _help.hive_change_help(ctx, e)
+        return _help_columns.hive_change_help(ctx, e)
     if e.kind == "sort-order":
-        return _help.sort_order_help(ctx, e)
+        return _help_tables.sort_order_help(ctx, e)
     if e.kind == "procedure":
         return f"check the procedure's arguments against the table's snapshots (`SELECT * FROM {_help.table_sql(table)}.snapshots`)"
     if e.kind == "unknown-column" and e.column and ctx.before is not None:

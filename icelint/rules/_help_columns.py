@@ -414,3 +414,26 @@ def _promotable(frm, to_sql, promotion_allowed) -> bool:
     except Exception:
         return False
     return promotion_allowed(frm, to)
+
+
+def replace_table_help(ctx) -> str:
+    """ICE009: the ALTER TABLE statements that give the new columns while keeping the rows and field ids."""
+    table = ctx.table_name
+    generic = f"evolve the table with ALTER TABLE {table} ADD/RENAME/ALTER COLUMN statements instead"
+    before, after = ctx.before, ctx.after
+    if before is None or after is None:
+        return generic
+
+    def spec_terms(meta):
+        return [(meta.schema.name_of(f.source_id) or "", f.transform) for f in meta.spec.fields if f.transform != "void"]
+
+    if spec_terms(before) != spec_terms(after):
+        return generic + ", and change the partitioning with ADD/DROP/REPLACE PARTITION FIELD"
+    t = table_sql(table)
+    stmts, problems = [], []
+    _net_struct(t, (), before.schema.fields, after.schema.fields, stmts, problems)
+    if problems:
+        return f"{generic} ({'; '.join(problems)}: add a new column for each of these)"
+    if not stmts:
+        return "the new definition has the table's current columns and partitioning: to keep the rows, delete the statement"
+    return f"to keep the rows and field ids, change only what differs: {sql(*stmts)}"

@@ -3,6 +3,9 @@
 `lower` turns each parsed statement into one `Commit`: the changes Spark hands to Iceberg in one
 transaction (so `DROP COLUMNS (a, b)` or `REPLACE COLUMNS` become a single new schema, as in Iceberg).
 Paths are tuples of names as written; resolution (case folding, element/key/value) is the replay's job.
+A change's `span` is the token a finding about it points at: the column path of column changes, the
+transform of partition changes, the new name of a table rename, the procedure name of a CALL (the
+statement's own span is the Commit's); a type change's new type is `type.span`.
 Changes are NamedTuples for start-up speed (see syntax/ast.py).
 """
 
@@ -44,7 +47,8 @@ class DeleteColumn(NamedTuple):
 class RenameColumn(NamedTuple):
     path: Path
     new_name: str
-    span: Span
+    span: Span  # the column path; `new_name_span` the new name
+    new_name_span: Span | None = None
 
 
 class UpdateColumnType(NamedTuple):
@@ -140,6 +144,7 @@ class RenameTable(NamedTuple):
 class SetProperties(NamedTuple):
     properties: tuple[tuple[str, str], ...]
     span: Span
+    key_spans: tuple[Span, ...] = ()  # one per property key, when the parser knows it
 
 
 class UnsetProperties(NamedTuple):

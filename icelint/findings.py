@@ -26,7 +26,7 @@ class Finding:
     line: int
     column: int
     end_line: int
-    end_column: int
+    end_column: int  # of the last character (inclusive, like Span); the JSON and SARIF outputs are exclusive
     message: str
     help: str | None = None
     table: str | None = None
@@ -49,7 +49,7 @@ class Finding:
             "line": self.line,
             "column": self.column,
             "end_line": self.end_line,
-            "end_column": self.end_column,
+            "end_column": self.end_column + 1,  # exclusive, as in SARIF (JSON contract version 2)
             "table": self.table,
             "column_path": self.column_path,
             "field_id": self.field_id,

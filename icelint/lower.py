@@ -85,7 +85,7 @@ def _(stmt: ast.UseNamespace, index: int) -> ch.Step:
 @lower_statement.register
 def _(stmt: ast.Call, index: int) -> ch.Step:
     table = _call_table(stmt)
-    change = ch.CallProcedure(stmt.procedure_name, stmt.args, stmt.span)
+    change = ch.CallProcedure(stmt.procedure_name, stmt.args, stmt.procedure.span)
     if table is None:
         return ch.Passive(f"call {stmt.procedure_name}", stmt.span, index)
     return ch.Commit(table, stmt.span, (change,), stmt.span, index)
@@ -146,18 +146,18 @@ def _lower_action(a: ast.AlterAction, span) -> Iterator[ch.TableChange]:  # noqa
         for p in a.paths:
             yield ch.DeleteColumn(p.parts, p.span, a.if_exists)
     elif isinstance(a, ast.RenameColumn):
-        yield ch.RenameColumn(a.path.parts, a.new_name.dotted, span)
+        yield ch.RenameColumn(a.path.parts, a.new_name.dotted, a.path.span, a.new_name.span)
     elif isinstance(a, ast.AlterColumnType):
-        yield ch.UpdateColumnType(a.path.parts, a.type, span)
+        yield ch.UpdateColumnType(a.path.parts, a.type, a.path.span)
     elif isinstance(a, ast.AlterColumnNullability):
-        yield ch.UpdateColumnRequired(a.path.parts, a.not_null, span)
+        yield ch.UpdateColumnRequired(a.path.parts, a.not_null, a.path.span)
     elif isinstance(a, ast.AlterColumnComment):
-        yield ch.UpdateColumnDoc(a.path.parts, a.comment, span)
+        yield ch.UpdateColumnDoc(a.path.parts, a.comment, a.path.span)
     elif isinstance(a, ast.AlterColumnPosition):
         p = a.position
-        yield ch.MoveColumn(a.path.parts, p.first, p.after.parts if p.after else None, span)
+        yield ch.MoveColumn(a.path.parts, p.first, p.after.parts if p.after else None, a.path.span)
     elif isinstance(a, ast.AlterColumnDefault):
-        yield ch.UpdateColumnDefault(a.path.parts, a.default, span)
+        yield ch.UpdateColumnDefault(a.path.parts, a.default, a.path.span)
     elif isinstance(a, ast.ChangeColumn):
         p = a.position
         yield ch.HiveChangeColumn(
@@ -168,24 +168,24 @@ def _lower_action(a: ast.AlterAction, span) -> Iterator[ch.TableChange]:  # noqa
             a.comment,
             bool(p and p.first),
             p.after.parts if p and p.after else None,
-            span,
+            a.path.span,
         )
     elif isinstance(a, ast.ReplaceColumns):
         yield ch.ReplaceColumns(tuple(_spec(c) for c in a.columns), span)
     elif isinstance(a, ast.SetProperties):
-        yield ch.SetProperties(a.properties, span)
+        yield ch.SetProperties(a.properties, span, a.key_spans)
     elif isinstance(a, ast.UnsetProperties):
         yield ch.UnsetProperties(a.keys, a.if_exists, span)
     elif isinstance(a, ast.RenameTable):
-        yield ch.RenameTable(a.new_name.dotted, span)
+        yield ch.RenameTable(a.new_name.dotted, a.new_name.span)
     elif isinstance(a, ast.SetLocation):
         yield ch.SetLocation(a.location, span)
     elif isinstance(a, ast.AddPartitionField):
-        yield ch.AddPartitionField(a.transform, a.name, span)
+        yield ch.AddPartitionField(a.transform, a.name, a.transform.span)
     elif isinstance(a, ast.DropPartitionField):
-        yield ch.DropPartitionField(a.transform, span)
+        yield ch.DropPartitionField(a.transform, a.transform.span)
     elif isinstance(a, ast.ReplacePartitionField):
-        yield ch.ReplacePartitionField(a.old, a.new, a.name, span)
+        yield ch.ReplacePartitionField(a.old, a.new, a.name, a.old.span)
     elif isinstance(a, ast.WriteSpec):
         yield ch.SetWriteOrder(a.distributed, a.locally, a.unordered, a.order, span)
     elif isinstance(a, ast.SetIdentifierFields):

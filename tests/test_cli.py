@@ -194,7 +194,7 @@ def test_json_is_one_object_with_the_documented_schema(work: Path) -> None:
     assert r.stdout[end:].strip() == "", "exactly one JSON value on stdout"
     assert isinstance(obj, dict)
     assert {"version", "findings", "summary"} <= set(obj) <= {"version", "findings", "summary", "suppressed"}
-    assert obj["version"] == 1
+    assert obj["version"] == 2
     assert obj["findings"], "this input has findings"
     for f in obj["findings"]:
         assert set(f) == set(FINDING_TYPES), set(f) ^ set(FINDING_TYPES)
@@ -204,7 +204,7 @@ def test_json_is_one_object_with_the_documented_schema(work: Path) -> None:
         assert f["rule"].startswith("ICE") and len(f["rule"]) == 6
         assert 1 <= f["line"] <= f["end_line"] and f["column"] >= 1 and f["end_column"] >= 1
         if f["line"] == f["end_line"]:
-            assert f["column"] <= f["end_column"]
+            assert f["column"] < f["end_column"]  # end_column is exclusive (contract version 2)
     s = obj["summary"]
     assert {"files", "statements", "errors", "warnings"} <= set(s)
     assert all(isinstance(v, int) for v in s.values())
@@ -219,8 +219,10 @@ def test_json_drop_then_add_finding(work: Path) -> None:
     assert f == {
         **f,
         "rule": "ICE001", "name": "drop-then-add", "severity": "error", "path": "m.sql", "line": 4, "column": 34,
-        "end_line": 4, "end_column": 47, "table": "db.events", "column_path": "payload", "field_id": 3,
+        "end_line": 4, "end_column": 48, "table": "db.events", "column_path": "payload", "field_id": 3,
     }  # fmt: skip
+    line = ERROR.splitlines()[3]
+    assert line[f["column"] - 1 : f["end_column"] - 1] == "payload binary"  # exclusive end, as in SARIF
     assert "field id 2" in f["message"] and "field id 3" in f["message"]
 
 
@@ -402,3 +404,46 @@ def test_schema_text_shows_field_ids(work: Path) -> None:
     for needle in ("db.events", "1: event_id long (required)", "7: context struct (optional)", "12: city string (optional)",
                    "1003: user_bucket = bucket[32](user_id)"):  # fmt: skip
         assert needle in out, needle
+
+
+def test_json_and_sarif_end_columns_mean_the_same(work: Path) -> None:
+    """Both formats give the region as [column, end_column): exclusive end, same numbers."""
+    put(work, "m.sql", ERROR)
+    doc = json.loads(run("check", "m.sql", "--format", "json", cwd=work).stdout)
+    sarif = json.loads(run("check", "m.sql", "--format", "sarif", cwd=work).stdout)
+    regions = sorted(
+        (r["ruleId"], reg["startLine"], reg["startColumn"], reg["endLine"], reg["endColumn"])
+        for r in sarif["runs"][0]["results"]
+        for reg in [r["locations"][0]["physicalLocation"]["region"]]
+    )
+    mine = sorted((f["rule"], f["line"], f["column"], f["end_line"], f["end_column"]) for f in doc["findings"])
+    assert regions == mine and mine
+
+
+def _carets(sql: str, work: Path) -> tuple[str, str]:
+    """The snippet line and the caret line of the first ICE001 finding in the text report."""
+    put(work, "m.sql", sql)
+    out = run("check", "m.sql", cwd=work).stdout.splitlines()
+    i = next(i for i, ln in enumerate(out) if ": ICE001 [" in ln)
+    code, carets = out[i + 2], out[i + 3]
+    return code.split(" | ", 1)[1], carets.split(" | ", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("prefix", "shown"),
+    [
+        ("\t", "    "),  # a tab: expanded to the next 4-column stop, carets shifted the same
+        ("/* 表 */ ", "/* 表 */ "),  # a wide character takes two columns on screen
+    ],
+)
+def test_carets_line_up_under_tabs_and_wide_characters(work: Path, prefix: str, shown: str) -> None:
+    sql = ERROR.replace("ALTER TABLE db.events ADD COLUMN payload binary;", prefix + "ALTER TABLE db.events ADD COLUMN payload binary;")
+    code, carets = _carets(sql, work)
+    assert code.startswith(shown + "ALTER TABLE")
+    import unicodedata
+
+    def width(s: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in s)
+
+    start = code.index("payload binary")
+    assert carets == " " * width(code[:start]) + "^" * len("payload binary")

@@ -167,7 +167,7 @@ def test_junit_escapes_and_validates_structure(tmp_path: Path) -> None:
     for el in root.iter():
         assert el.tag in allowed and set(el.attrib) <= allowed[el.tag], (el.tag, el.attrib)
     assert root.find("testsuite").get("name") == "a&b <x>.sql"
-    assert [f.get("type") for f in root.iter("failure")] == ["ICE012"]
+    assert [f.get("type") for f in root.iter("failure")] == ["ICE026"]
 
 
 # --------------------------------------------------------------------------- JSON Schemas

@@ -35,9 +35,9 @@ def test_positions_point_into_the_original_file(tmp_path: Path, value: str) -> N
     # a placeholder before the finding on the same line
     drop, add = fs["ICE011"], fs["ICE001"]
     assert drop["line"] == 3 and LINE3[drop["column"] - 1 :].startswith("payload;")
-    assert LINE3[drop["end_column"] - 1] == "d"  # the last character of `payload`
+    assert LINE3[drop["end_column"] - 2] == "d"  # the last character of `payload` (end_column is exclusive)
     assert add["line"] == 3 and LINE3[add["column"] - 1 :].startswith("payload binary")
-    assert LINE3[add["end_column"] - 1] == "y"
+    assert LINE3[add["end_column"] - 2] == "y"
     assert f"`{value}.events`" in add["message"], "messages show the SQL that runs"
     # the text report's snippet is the original line, the caret under the original columns
     text = run("check", "m.sql", "--var", f"schema={value}", "--var", "col=c", cwd=tmp_path).stdout
@@ -63,7 +63,7 @@ def test_unresolved_is_ice060_not_a_parse_error(tmp_path: Path) -> None:
     assert [(f["rule"], f["line"]) for f in fs if f["rule"] in ("ICE060", "ICE006")] == [("ICE060", 4)]
     f = next(f for f in fs if f["rule"] == "ICE060")
     assert "`${col}`" in f["message"] and "--var col=VALUE" in f["help"]
-    assert LINE4[f["column"] - 1 : f["end_column"]] == "${col}"
+    assert LINE4[f["column"] - 1 : f["end_column"] - 1] == "${col}"
     # without any value: every placeholder is named, the statements are not checked
     fs = findings(run("check", "m.sql", "--format", "json", cwd=tmp_path))
     assert {f["rule"] for f in fs} == {"ICE060"} and len(fs) == 6

@@ -114,7 +114,7 @@ def test_statistics_most_frequent_first(tmp_path: Path) -> None:
     assert [(n.strip(), c, name.strip(), sev) for n, c, name, sev in rows] == [
         ("2", "ICE001", "drop-then-add", "error"),
         ("2", "ICE011", "drop-column-with-data", "warning"),
-        ("1", "ICE012", "rename-column", "info"),
+        ("1", "ICE012", "rename-column", "warning"),
     ]
     j = run("check", "m.sql", "--statistics", "--format", "json", cwd=tmp_path)
     assert json.loads(j.stdout)[0] == {"code": "ICE001", "name": "drop-then-add", "severity": "error", "count": 2}

@@ -50,18 +50,22 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
+# V3 under review below an applied V5 is also out of order (ICE022); these tests are about the rest
+NOT_ORDER = ("--extend-ignore", "ICE022")
+
+
 def test_history_config_and_per_file_ignores_follow_the_name(tmp_path: Path) -> None:
     root = project(tmp_path)
     # in the project: the folder is history, V3's per-file ignore applies (no ICE011), and the text
     # from stdin stands in for the file on disk
-    r = pipe(READD, "--stdin-filename", "migrations/V3__readd.sql", "--format", "json", cwd=root)
+    r = pipe(READD, "--stdin-filename", "migrations/V3__readd.sql", "--format", "json", *NOT_ORDER, cwd=root)
     assert findings(r) == [("ICE001", "migrations/V3__readd.sql", 2)]
     assert json.loads(r.stdout)["summary"]["files"] == 1
     # from elsewhere: the configuration is found from the file's folder
-    r = pipe(READD, "--stdin-filename", "proj/migrations/V3__readd.sql", "--format", "json", cwd=tmp_path)
+    r = pipe(READD, "--stdin-filename", "proj/migrations/V3__readd.sql", "--format", "json", *NOT_ORDER, cwd=tmp_path)
     assert findings(r) == [("ICE001", "proj/migrations/V3__readd.sql", 2)]
     # another name: no per-file ignore
-    r = pipe(READD, "--stdin-filename", "migrations/V4__readd.sql", "--format", "json", cwd=root)
+    r = pipe(READD, "--stdin-filename", "migrations/V4__readd.sql", "--format", "json", *NOT_ORDER, cwd=root)
     assert [f[0] for f in findings(r)] == ["ICE011", "ICE001"]
     # without a name there is no history: the table is unknown
     r = pipe(READD, "-", "--format", "json", cwd=root)
@@ -72,7 +76,7 @@ def test_stdin_order_in_history(tmp_path: Path) -> None:
     """V5 (context) adds payload_v2 after V3 (stdin): the stdin file is replayed before it, not after."""
     root = project(tmp_path)
     r = pipe("ALTER TABLE db.events ADD COLUMN payload_v2 string;\n", "--stdin-filename", "migrations/V3__readd.sql",
-             "--format", "json", cwd=root)
+             "--format", "json", *NOT_ORDER, cwd=root)
     assert r.returncode == 0 and findings(r) == [], r.stdout
 
 

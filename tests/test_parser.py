@@ -300,9 +300,10 @@ def test_replace_columns():
 
 def test_set_and_unset_tblproperties():
     sql = "ALTER TABLE t SET TBLPROPERTIES ('format-version'='2', write.target.size = 536870912, a.b true, 'c' 'd', e = 1.5)"
-    assert action(sql) == SetProperties(
-        (("format-version", "2"), ("write.target.size", "536870912"), ("a.b", "true"), ("c", "d"), ("e", "1.5"))
-    )
+    got = action(sql)
+    assert got.properties == (("format-version", "2"), ("write.target.size", "536870912"), ("a.b", "true"), ("c", "d"), ("e", "1.5"))
+    # each key's span covers exactly the key as written (the token a finding about it points at)
+    assert [sql[k.start : k.end] for k in got.key_spans] == ["'format-version'", "write.target.size", "a.b", "'c'", "e"]
     sql = "ALTER TABLE t UNSET TBLPROPERTIES IF EXISTS ('k', a.b, `x y`)"
     assert action(sql) == UnsetProperties(("k", "a.b", "x y"), True)
     assert action("ALTER TABLE t UNSET TBLPROPERTIES ('k')") == UnsetProperties(("k",), False)

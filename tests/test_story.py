@@ -62,12 +62,23 @@ def test_trap_json(tmp_path: Path) -> None:
 
 
 def _help_recipe(tmp_path: Path) -> str:
-    """The first SQL statement the ICE001 help gives (in backticks), with the real names."""
+    """The SQL the ICE001 help gives for the DROP statement (line 2), with the real names."""
+    from icelint.rules._help import proposals
+
     r = _trap(tmp_path, "--format", "json", "--select", "ICE001")
     (f,) = json.loads(r.stdout)["findings"]
-    m = re.search(r"`(ALTER TABLE [^`]+)`", f["help"])
-    assert m, f["help"]
-    return m.group(1)
+    found = [sql for target, sql in proposals(f["help"]) if target is not None and target[1] == 2]
+    assert len(found) == 1 and found[0].startswith("ALTER TABLE"), f["help"]
+    return found[0]
+
+
+def test_help_first_proposes_another_name_for_the_new_column(tmp_path: Path) -> None:
+    """At the ADD, `payload` is already gone: the SQL for the flagged statement adds under a free name."""
+    from icelint.rules._help import proposals
+
+    r = _trap(tmp_path, "--format", "json", "--select", "ICE001")
+    (f,) = json.loads(r.stdout)["findings"]
+    assert proposals(f["help"])[0] == (None, "ALTER TABLE db.events ADD COLUMN payload_v2 binary")
 
 
 def test_help_gives_the_rename_aside_recipe_with_real_names(tmp_path: Path) -> None:

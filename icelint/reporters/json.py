@@ -1,4 +1,7 @@
-"""The JSON contract: exactly one object on stdout, `{"version": 1, "findings": [...], "summary": {...}}`."""
+"""The JSON contract: exactly one object on stdout, `{"version": 2, "findings": [...], "summary": {...}}`.
+
+Version 2: `end_column` is exclusive (the column after the last character), as in SARIF; version 1
+had it inclusive."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from typing import IO
 
 from icelint.reporters import Report
 
-VERSION = 1
+VERSION = 2
 
 
 def as_dict(report: Report) -> dict:

@@ -11,6 +11,30 @@ from icelint.source import LineIndex
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
 
 
+def _layout(text: str) -> tuple[str, list[int]]:
+    """The line as shown (tabs expanded to 4-column stops) and, for each character index, the screen
+    column where it starts (one more entry: the line's width). Wide East Asian characters take two
+    columns, combining marks none, so that carets line up under what the terminal shows."""
+    if text.isascii() and "\t" not in text:
+        return text, list(range(len(text) + 1))
+    import unicodedata
+
+    shown: list[str] = []
+    starts: list[int] = []
+    col = 0
+    for ch in text:
+        starts.append(col)
+        if ch == "\t":
+            w = 4 - col % 4
+            shown.append(" " * w)
+        else:
+            w = 0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+            shown.append(ch)
+        col += w
+    starts.append(col)
+    return "".join(shown), starts
+
+
 def _snippet(f: Finding, index: LineIndex | None) -> list[str]:
     if index is None:
         return []
@@ -23,11 +47,14 @@ def _snippet(f: Finding, index: LineIndex | None) -> list[str]:
             text = index.line_text(n)
         except IndexError:
             break
-        lines.append(f"{n:>{width}} | {text}")
+        shown, starts = _layout(text)
+        lines.append(f"{n:>{width}} | {shown}")
         start = f.column if n == f.line else 1 + (len(text) - len(text.lstrip()))
-        end = f.end_column if n == f.end_line else len(text)
+        end = f.end_column if n == f.end_line else len(text)  # 1-based, inclusive
         if end >= start:
-            lines.append(f"{pad} | {' ' * (start - 1)}{'^' * (end - start + 1)}")
+            first = starts[min(start - 1, len(text))]
+            after = starts[min(end, len(text))]
+            lines.append(f"{pad} | {' ' * first}{'^' * max(after - first, 1)}")
     if f.end_line > last_line:
         lines.append(f"{pad} | ...")
     return lines

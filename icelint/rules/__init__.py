@@ -52,7 +52,6 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         rename_column,
         acting_table_property,
         nested_change,
-        unresolved_placeholder,
         column_reorder,
         identifier_fields_change,
         drop_or_rename_table,
@@ -66,6 +65,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         partition_source_rename,
         unknown_schema,
         case_only_twin,
+        unresolved_placeholder,
         unused_suppression,
     )
 )

@@ -44,9 +44,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in ctx.changes:
         if not isinstance(c, ch.SetProperties):
             continue
-        for k, v in c.properties:
+        for i, (k, v) in enumerate(c.properties):
+            key_span = c.key_spans[i] if i < len(c.key_spans) else c.span
             if k in _WHAT:
-                yield ctx.finding(RULE, f"`{ctx.table_name}`: setting '{k}' {_WHAT[k]}", "do this as a reviewed maintenance operation, not in a schema migration", span=c.span)
+                yield ctx.finding(RULE, f"`{ctx.table_name}`: setting '{k}' {_WHAT[k]}", "do this as a reviewed maintenance operation, not in a schema migration", span=key_span)
             elif k == "format-version" and ctx.after is not None and ctx.after.format_version > max(ctx.before.format_version, 2):
                 # 1 → 2 is read by every maintained engine; v3 is not
                 yield ctx.finding(
@@ -54,7 +55,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                     f"`{ctx.table_name}`: upgrading to format v{ctx.after.format_version} is irreversible"
                     + ("; engines without v3 support (Athena, older Trino, Spark and pyiceberg writers) can no longer use the table" if ctx.after.format_version >= 3 else ""),
                     "check that every engine reading or writing the table supports the new format version first",
-                    span=c.span,
+                    span=key_span,
                 )
 
 

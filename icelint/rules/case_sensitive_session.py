@@ -31,6 +31,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules import case_only_twin
+from icelint.rules import _positions
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 
 
@@ -66,6 +67,7 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
                 "in case: readers with default settings fail with AMBIGUOUS_REFERENCE, and INSERTs fail with "
                 "'Multiple entries with same key'",
                 "choose a name that differs by more than case",
+                span=_positions.change_span(ctx, path),
                 column=".".join(path),
                 field_id=f.id,
             )

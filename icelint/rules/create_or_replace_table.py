@@ -29,6 +29,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.rules import _help_columns
 from icelint.rules._base import Rule, RuleContext
 
 
@@ -41,7 +42,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 RULE,
                 f"`{ctx.table_name}` already exists: replacing it empties the current snapshot (readers see no rows), "
                 "and only columns with the same name keep their field ids",
-                f"evolve the table with ALTER TABLE {ctx.table_name} ADD/RENAME/ALTER COLUMN statements instead",
+                _help_columns.replace_table_help(ctx),
+                span=ctx.commit.table_span if ctx.commit else None,
             )
 
 

@@ -31,6 +31,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.rules import _help_columns
 from icelint.rules._base import Rule, RuleContext, has_data
 
 
@@ -51,8 +52,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             RULE,
             f"`{ctx.table_name}`: dropping `{name}` (field id {f.id}) hides its values in every existing data file from "
             "current readers; only time travel to older snapshots still shows them",
-            f"if readers may still need it, rename it aside first (`ALTER TABLE {ctx.table_name} RENAME COLUMN "
-            f"{name} TO {name.split('.')[-1]}_deprecated`) and drop it in a later migration",
+            _help_columns.drop_aside_help(ctx, f.id),
             span=c.span,
             column=name,
             field_id=f.id,

@@ -39,6 +39,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.rules import _help_columns, _positions
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext, has_data
 
 
@@ -66,7 +67,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if not holders:
             continue
         old = holders[-1]
-        span = _span_for(ctx, path) or ctx.step.span
+        span = _span_for(ctx, path) or _positions.change_span(ctx, path) or ctx.step.span
         table = ctx.table_name
         if is_new:
             lost = (
@@ -97,17 +98,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 f"{old.field_id} (dropped {old.where}): readers of `{dotted}` now see field id {f.id}'s values, and "
                 f"field id {old.field_id}'s values stay visible only to time travel"
             )
-        help_ = (
-            f"keep the data by renaming instead of dropping: `ALTER TABLE {table} RENAME COLUMN {old.path} "
-            f"TO {old.path.split('.')[-1]}_old` before adding `{dotted}`, then backfill, switch readers, and drop the old "
-            "column in a later migration; if only the name or a legal widening was wanted, use RENAME COLUMN or "
-            "ALTER COLUMN ... TYPE, which keep the field id"
-        )
-        if replacing:
-            help_ = (
-                "do not use REPLACE COLUMNS on Iceberg tables: it drops every column and re-adds it under a new id; "
-                "use ADD COLUMNS / DROP COLUMN / RENAME COLUMN / ALTER COLUMN statements for the columns that change"
-            )
+        help_ = _help_columns.replace_columns_help(ctx) if replacing else _help_columns.readd_help(ctx, path, f.id, old, is_new)
         yield ctx.finding(RULE, msg, help_, span=span, column=dotted, field_id=f.id, severity=severity)
 
 

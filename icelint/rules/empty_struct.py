@@ -29,6 +29,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.types import StructType
+from icelint.rules import _help_columns, _positions
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 
 
@@ -48,8 +49,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                     RULE,
                     f"`{ctx.table_name}`: `{name}` (field id {f.id}) is left as an empty struct<>; reads still work, but "
                     "every later write fails with 'Cannot write a schema with an empty group'",
-                    f"drop the whole struct instead (`ALTER TABLE {ctx.table_name} DROP COLUMN {name}`), or add its new "
-                    "field before dropping the last old one",
+                    _help_columns.emptied_struct_help(ctx, path, f.id),
+                    span=_positions.change_span(ctx, path, prefix=True),
                     column=name,
                     field_id=f.id,
                 )
@@ -71,6 +72,7 @@ def _declared_empty(ctx: RuleContext) -> Iterator[Finding]:
                 f"`{ctx.table_name}`: `{name}` (field id {f.id}) is declared as an empty struct<>; Spark accepts it, but "
                 "every write to the table then fails with 'Cannot write a schema with an empty group'",
                 "give the struct at least one field, or leave the column out until it has one",
+                span=_positions.change_span(ctx, path),
                 column=name,
                 field_id=f.id,
             )

@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.findings import Finding, Severity
+from icelint.rules import _help_columns, _positions
 from icelint.rules._base import REJECTED, TYPE_RULE, Rule, RuleContext, error_owner
 
 
@@ -49,22 +50,16 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     if e.kind == "map-key":
         help_ = "map keys can never change type: add a new map column with the new key type, backfill it, and switch readers"
     elif "CANNOT_UPDATE_FIELD" in e.message:
-        help_ = f"change the nested fields one by one (`ALTER TABLE {table} ALTER COLUMN {col}.<field> TYPE ...`), or add a new column"
+        help_ = _help_columns.nested_type_help(ctx, col, _target(ctx))
     else:
-        target = _target_type(ctx)
-        leaf = col.split(".")[-1]
-        help_ = (
-            f"legal promotions are int→bigint, float→double and decimal precision widening with the same scale; otherwise "
-            f"add a new column (`ALTER TABLE {table} ADD COLUMN {leaf}_v2 {target}`), backfill it "
-            f"(`UPDATE {table} SET {leaf}_v2 = CAST({leaf} AS {target})`), switch readers, then drop `{leaf}` in a later "
-            "migration — never drop and re-add the same name"
-        )
+        help_ = _help_columns.new_column_help(ctx, col, _target_type(ctx))
     fid = f" (field id {e.field_id})" if e.field_id is not None else ""
+    target = _target(ctx)
     yield ctx.finding(
         RULE,
         f"`{table}`: illegal type change of `{col}`{fid}; {who}: {e.quoted}",
         help_,
-        span=e.span,
+        span=(target.span if e.kind != "map-key" and target is not None and target.span is not None else _positions.error_span(ctx, e)),
         column=e.column,
         field_id=e.field_id,
     )
@@ -76,8 +71,15 @@ def _target_type(ctx: RuleContext) -> str:
 
     for c in ctx.changes:
         if isinstance(c, (ch.UpdateColumnType, ch.HiveChangeColumn)):
-            return sp.type_text(c.type)
-    return "<type>"
+            text = sp.type_text(c.type)
+            return "" if text == "<type>" else text
+    return ""
+
+
+def _target(ctx: RuleContext):
+    from icelint import changes as ch
+
+    return next((c.type for c in ctx.changes if isinstance(c, (ch.UpdateColumnType, ch.HiveChangeColumn))), None)
 
 
 RULE = Rule(TYPE_RULE, "illegal-type-change", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED}))

@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.findings import Finding, Severity
+from icelint.rules import _help_columns, _positions
 from icelint.rules._base import (
     NULLABILITY_RULE,
     REJECTED,
@@ -47,34 +48,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return
     e = ctx.error
     assert e is not None
-    table = ctx.table_name
-    if e.kind == "required-column":
-        col = e.column or "c"
-        help_ = (
-            f"add the column as optional (`ALTER TABLE {table} ADD COLUMN {col} {_added_type(ctx, col)}`), backfill it, "
-            "and enforce non-null values in the writer"
-        )
-    elif e.kind == "identifier":
-        help_ = (
-            f"drop it from the identifier fields first (`ALTER TABLE {table} DROP IDENTIFIER FIELDS {e.column or '<col>'}`) "
-            "if it may be null"
-        )
-    else:
-        help_ = "Iceberg cannot make an optional column required; enforce non-null values in the writing job instead"
-    yield ctx.finding(RULE, f"`{table}`: {e.quoted}", help_, span=e.span, column=e.column, field_id=e.field_id)
-
-
-def _added_type(ctx: RuleContext, column: str) -> str:
-    from icelint import changes as ch
-    from icelint.replay import spark_types as sp
-
-    leaf = column.split(".")[-1].lower()
-    for c in ctx.changes:
-        specs = [c.column] if isinstance(c, ch.AddColumn) else list(c.columns) if isinstance(c, ch.ReplaceColumns) else []
-        for spec in specs:
-            if spec.path[-1].lower() == leaf:
-                return sp.type_text(spec.type)
-    return "<type>"
+    msg, help_ = _help_columns.nullability_finding(ctx, e)
+    yield ctx.finding(RULE, msg, help_, span=_positions.error_span(ctx, e), column=e.column, field_id=e.field_id)
 
 
 RULE = Rule(NULLABILITY_RULE, "nullability-change", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED}))

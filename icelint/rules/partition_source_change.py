@@ -47,6 +47,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.table import TableMetadata
+from icelint.rules import _help_tables, _positions
 from icelint.rules._base import (
     PARTITION_CHANGES,
     PARTITION_RULE,
@@ -73,14 +74,8 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
     if error_owner(ctx.outcome) == PARTITION_RULE:
         e = ctx.error
         assert e is not None
-        if "Cannot find source column for partition field" in e.message:
-            help_ = (
-                f"drop the partition field first: `ALTER TABLE {table} DROP PARTITION FIELD <field>` (or REPLACE it), "
-                "then drop the column in a later statement, once no snapshot needs the old files"
-            )
-        else:
-            help_ = "check the column and partition field names with `icelint schema`; partition commands are case-sensitive"
-        yield ctx.finding(RULE, f"`{table}`: partition change fails: {e.quoted}", help_, span=e.span, column=e.column, field_id=e.field_id)
+        msg, help_ = _help_tables.partition_reject(ctx, e)
+        yield ctx.finding(RULE, msg, help_, span=_positions.error_span(ctx, e), column=e.column, field_id=e.field_id)
         return
     if not ctx.accepted or ctx.before is None or ctx.after is None:
         return
@@ -143,6 +138,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 f"`{table}`: widening `{before.schema.name_of(f_before.id)}` (field id {f_before.id}) from {f_before.type} "
                 f"to {f_after.type}, the source of partition field {names}"
             )
+            type_span = c.type.span or c.span
             if identity:
                 msg += ": Spark accepts it, but reading snapshots written before fails with a ClassCastException"
             else:
@@ -153,9 +149,8 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
             yield ctx.finding(
                 RULE if identity else partition_source_widening.RULE,
                 msg,
-                f"add a new column with the wider type, backfill it, and partition on it with "
-                f"`ALTER TABLE {table} REPLACE PARTITION FIELD ... WITH ...` instead of widening a partition source",
-                span=c.span,
+                _help_tables.widen_source_help(ctx, f_before, f_after),
+                span=type_span,
                 column=before.schema.name_of(f_before.id),
                 field_id=f_before.id,
             )
@@ -169,10 +164,10 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
             yield ctx.finding(
                 partition_source_rename.RULE,
                 f"`{table}`: renaming `{old}` (field id {f_before.id}), a partition source: the partition field "
-                f"{names} keeps its old name, so adding a column named `{old}` later fails, and queries on partition "
-                "metadata tables still use the old name",
-                "if the rename is needed, also rename the partition field with "
-                f"`ALTER TABLE {table} REPLACE PARTITION FIELD {old} WITH {c.new_name} AS {c.new_name}` in the same migration",
+                f"{names} keeps its name, so adding a column named "
+                + " or ".join(f"`{f}`" for f in sorted({f.name for f in fields}))
+                + " later fails, and queries on partition metadata tables still use the old name",
+                _help_tables.rename_source_help(ctx, c, f_before.id),
                 span=c.span,
                 column=old,
                 field_id=f_before.id,
@@ -190,7 +185,8 @@ def _duplicate_field_ids(ctx: RuleContext, after: TableMetadata) -> Iterator[Fin
             f"({names}); Spark accepts it, but every later read, write and metadata query fails with "
             "'Multiple entries with same key'",
             "a field dropped while the table was format v1 stays as a void transform; re-add the partition under "
-            "a different name (AS <new_name>) or with a different transform",
+            "a name no partition field of any spec had (AS a new name) or with a different transform",
+            span=next((c.span for c in ctx.changes if isinstance(c, PARTITION_CHANGES)), None),
         )
 
 

@@ -35,6 +35,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules import unknown_schema
+from icelint.rules import _help, _help_columns, _help_tables, _positions
 from icelint.rules._base import (
     REJECTED,
     RUNTIME_RULE,
@@ -57,7 +58,6 @@ _HELP = {
     "unsupported-type": "use a type Iceberg supports in this format version",
     "dml": "write the row for the table as the migration leaves it: one value per column, in the current column "
     "order (or name the columns), no NULL in required columns, literals of the column's type",
-    "procedure": "check the procedure's arguments against the table's snapshots (`SELECT * FROM <table>.snapshots`)",
 }
 
 
@@ -83,7 +83,8 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
             RULE,
             f"table `{table}` is not known here: no state was given for it and no earlier statement creates it, so "
             "its statements cannot be checked until it is created",
-            f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`), "
+            _help_tables.known_table_hint(ctx)
+            + f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`), "
             "or include the migration that creates it",
             span=ctx.commit.table_span if ctx.commit else None,
         )
@@ -93,7 +94,8 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
             unknown_schema.RULE,
             f"`{table}` gets a schema icelint cannot know (CREATE TABLE ... AS SELECT without a column list, or not "
             "an Iceberg table): later statements on it are not checked",
-            f"give the table an explicit column list, or pass its metadata (`--metadata {table}=...`) to a later run",
+            f"give the table an explicit column list, or pass its metadata (`--metadata {table}=PATH/TO/metadata.json`) to a later run",
+            span=ctx.commit.table_span if ctx.commit else None,
         )
         return
     if error_owner(ctx.outcome) != RUNTIME_RULE:
@@ -104,20 +106,27 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
     yield ctx.finding(
         RULE,
         f"`{table}`: {who}: {e.quoted.splitlines()[0]}",
-        _specific_help(e, table) or _HELP.get(e.kind),
-        span=e.span,
+        _specific_help(e, table, ctx) or _HELP.get(e.kind),
+        span=_positions.error_span(ctx, e),
         column=e.column,
         field_id=e.field_id,
     )
 
 
-def _specific_help(e, table: str) -> str | None:
+def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
     """Help naming the real column and field id, where the error tells which they are."""
-    if e.kind == "identifier" and e.column:
-        return (
-            f"update the identifier fields first, in a separate statement: `ALTER TABLE {table} DROP IDENTIFIER "
-            f"FIELDS {e.column}` (or `SET IDENTIFIER FIELDS` to the new set)"
-        )
+    if e.kind == "identifier":
+        return _help_tables.identifier_help(ctx, e)
+    if e.kind == "unsupported" and "Hive-style" in e.message:
+        return _help_columns.hive_change_help(ctx, e)
+    if e.kind == "sort-order":
+        return _help_tables.sort_order_help(ctx, e)
+    if e.kind == "procedure":
+        return f"check the procedure's arguments against the table's snapshots (`SELECT * FROM {_help.table_sql(table)}.snapshots`)"
+    if e.kind == "unknown-column" and e.column and ctx.before is not None:
+        hint = _help.did_you_mean_column(ctx.before.schema, e.column)
+        if hint:
+            return f"{hint} (`icelint schema` lists the columns; nested fields are addressed as a.b, list elements as a.element, map values as a.value)"
     if e.kind == "duplicate-column" and e.column and e.field_id is not None:
         return (
             f"a column named like `{e.column}` already exists (field id {e.field_id}); Spark compares names "

@@ -41,7 +41,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 msg = f"`{c.procedure}` moves the current snapshot of `{ctx.table_name}` but not its schema: current readers then read old data files through the new schema"
             else:
                 msg = f"`{c.procedure}` removes history of `{ctx.table_name}`: time travel, the only way back to values orphaned by a schema change, stops working for the expired snapshots"
-            yield ctx.finding(RULE, msg, "run snapshot maintenance as its own reviewed job, not inside a schema migration")
+            yield ctx.finding(RULE, msg, "run snapshot maintenance as its own reviewed job, not inside a schema migration", span=c.span)
 
 
 RULE = Rule("ICE010", "snapshot-procedure", Severity.WARNING, check, __doc__, triggers=frozenset({ch.CallProcedure}))

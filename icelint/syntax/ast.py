@@ -155,6 +155,7 @@ class ReplaceColumns(NamedTuple):
 
 class SetProperties(NamedTuple):
     properties: tuple[tuple[str, str], ...]
+    key_spans: tuple[Span, ...] = ()  # the span of each key
 
 
 class UnsetProperties(NamedTuple):

@@ -701,12 +701,16 @@ class _StatementParser:
 
     # ------------------------------------------------------------------ properties
 
-    def property_list(self, values: bool) -> tuple[tuple[str, str], ...]:
-        """`( key [=] value, ... )` (values=True) or `( key, ... )`; values as strings."""
+    def property_list(self, values: bool, key_spans: list | None = None) -> tuple[tuple[str, str], ...]:
+        """`( key [=] value, ... )` (values=True) or `( key, ... )`; values as strings; each key's span is
+        appended to `key_spans` when given."""
         self.expect("(")
         out: list[tuple[str, str]] = []
         while True:
+            key_start = self.t[self.i].start if self.i < self.n else 0
             key = self.property_key()
+            if key_spans is not None:
+                key_spans.append(self.span(key_start, self.prev_end()))
             value = ""
             if values:
                 self.accept("=")
@@ -940,7 +944,8 @@ class _StatementParser:
             raise self.error("BRANCH or TAG" if verb == "create" else "BRANCH or TAG")
         if k == "SET":
             if self.accept("TBLPROPERTIES"):
-                return SetProperties(self.property_list(values=True))
+                key_spans: list = []
+                return SetProperties(self.property_list(values=True, key_spans=key_spans), tuple(key_spans))
             if self.accept("LOCATION"):
                 return SetLocation(self.string("a location string"))
             if self.accept_seq("IDENTIFIER", "FIELDS"):

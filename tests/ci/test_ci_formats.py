@@ -46,7 +46,7 @@ def test_output_file(project: Path, fmt: str) -> None:
 
 def test_json_contract(project: Path) -> None:
     doc = json.loads(run(project, "json").out)
-    assert list(doc) == ["version", "findings", "summary", "suppressed"] and doc["version"] == 1
+    assert list(doc) == ["version", "findings", "summary", "suppressed"] and doc["version"] == 2
     assert [(f["rule"], f["line"]) for f in doc["findings"]] == [("ICE011", 1), ("ICE001", 3), ("ICE100", 4)]
     assert doc["summary"] == {"files": 3, "statements": 5, "errors": 1, "warnings": 2, "infos": 0, "suppressed": 1}
     (s,) = doc["suppressed"]
@@ -121,7 +121,7 @@ def test_github_format_and_default_under_actions(project: Path, tmp_path: Path) 
     # text unless on GitHub Actions; an explicit --format wins there too
     assert icelint("check", cwd=project).out.startswith("migrations/V2__drop.sql:1:35: ICE011 [warning]")
     r = icelint("check", "--format", "json", cwd=project, env=clean_env(GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary)))
-    assert json.loads(r.out)["version"] == 1 and summary.read_text(encoding="utf-8") == md
+    assert json.loads(r.out)["version"] == 2 and summary.read_text(encoding="utf-8") == md
 
 
 def test_github_summary_links_to_the_commit(project: Path, tmp_path: Path) -> None:

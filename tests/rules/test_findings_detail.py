@@ -212,10 +212,10 @@ def test_identifier_failures_name_the_identifier_field_in_their_help() -> None:
     )
     optional = one(sql, "ICE004")
     assert optional.column_path == "account_id" and optional.field_id == 1
-    assert "DROP IDENTIFIER FIELDS account_id`" in optional.help
+    assert "`ALTER TABLE db.acc DROP IDENTIFIER FIELDS account_id; ALTER TABLE db.acc ALTER COLUMN account_id DROP NOT NULL`" in optional.help
     dropped = one(sql, "ICE005")
     assert dropped.column_path == "legacy_key" and dropped.field_id == 2
-    assert "ALTER TABLE db.acc DROP IDENTIFIER FIELDS legacy_key`" in dropped.help
+    assert "`ALTER TABLE db.acc SET IDENTIFIER FIELDS account_id; ALTER TABLE db.acc DROP COLUMN legacy_key`" in dropped.help
 
 
 def test_duplicate_name_help_names_the_existing_field() -> None:

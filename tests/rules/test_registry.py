@@ -37,7 +37,7 @@ def test_severities_are_valid() -> None:
     assert all(isinstance(r.severity, Severity) for r in ALL_RULES)
 
 
-RULE_MODULES = sorted(m.name for m in pkgutil.iter_modules(rules_pkg.__path__) if m.name not in ("_base", "__init__"))
+RULE_MODULES = sorted(m.name for m in pkgutil.iter_modules(rules_pkg.__path__) if not m.name.startswith("_"))  # _base, _help: shared helpers
 KNOWN_UNREGISTERED: dict[str, str] = {}
 
 

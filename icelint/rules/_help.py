@@ -1,0 +1,163 @@
+"""Writing `help:` lines: SQL with the table's real names that works when pasted.
+
+The convention every rule follows (and `tests/rules/test_help_replay.py` checks by pasting):
+
+- SQL a user can paste is written in backticks (double backticks, Markdown style, when it quotes an
+  identifier with backticks itself): `` `ALTER TABLE db.t DROP COLUMN x` ``. Several statements in
+  one pair of backticks are run in that order.
+- Such SQL replaces the statement the finding points at: it includes that statement again when it
+  should still run after a preparatory step (`DROP IDENTIFIER FIELDS id; ... DROP COLUMN id`).
+- SQL meant for another statement says which: "replace the statement at V2__x.sql:3 with `...`"
+  (`replace_at`).
+- `SELECT` and `CALL` in backticks are follow-up steps (time travel, maintenance), not replacements.
+- No placeholders (`<field>`, `...`) where the replay knows the names; advice without SQL still
+  names the real table, columns and partition fields.
+
+The recipes built on these live in `_help_columns.py` (column changes) and `_help_tables.py`
+(partitions, identifier fields, sort orders, tables); where findings point is `_positions.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from icelint.model import types as it
+from icelint.source import Span
+
+_SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def ident(name: str) -> str:
+    """One identifier as Spark SQL reads it: quoted with backticks unless plain."""
+    if _SIMPLE.match(name):
+        return name
+    return "`" + name.replace("`", "``") + "`"
+
+
+def path_sql(path: Iterable[str] | str) -> str:
+    """A column path (`a.b`) with each part quoted as needed."""
+    parts = path.split(".") if isinstance(path, str) else list(path)
+    return ".".join(ident(p) for p in parts)
+
+
+def table_sql(table: str) -> str:
+    return ".".join(ident(p) for p in table.split("."))
+
+
+def sql(*statements: str) -> str:
+    """Statements in backticks, ready to paste (double backticks when the SQL holds a backtick)."""
+    text = "; ".join(s.strip().rstrip(";") for s in statements)
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def replace_at(span: Span, *statements: str) -> str:
+    """SQL for a statement other than the flagged one."""
+    return f"replace the statement at {span.path}:{span.line} with {sql(*statements)}"
+
+
+_BACKTICKED = re.compile(r"``\s(?P<double>.+?)\s``|`(?P<single>[^`]+)`")
+_TARGET = re.compile(r"replace the statement at (?P<path>\S+):(?P<line>\d+) with $")
+_ACTIONS = ("ALTER", "CREATE", "DROP", "REPLACE", "INSERT", "UPDATE", "DELETE", "MERGE", "TRUNCATE", "SET")
+
+
+def proposals(help_text: str) -> list[tuple[tuple[str, int] | None, str]]:
+    """The SQL a help line proposes: (None for the flagged statement, or (path, line)) and the SQL."""
+    out: list[tuple[tuple[str, int] | None, str]] = []
+    for m in _BACKTICKED.finditer(help_text):
+        text = (m.group("double") or m.group("single")).strip()
+        if not _is_statements(text):
+            continue
+        t = _TARGET.search(help_text[: m.start()])
+        out.append(((t.group("path"), int(t.group("line"))) if t else None, text))
+    return out
+
+
+def _is_statements(text: str) -> bool:
+    first = text.split(None, 1)[0].upper() if text.split() else ""
+    if first not in _ACTIONS or (first == "SET" and "=" not in text and "IDENTIFIER" not in text.upper()):
+        return False
+    from icelint.source import SourceFile
+    from icelint.syntax import ast
+    from icelint.syntax.parser import parse_file
+
+    parsed = parse_file(SourceFile("<help>", text))
+    return bool(parsed.statements) and not any(isinstance(s, ast.Unparsed) for s in parsed.statements)
+
+
+def type_sql(t: it.Type) -> str:
+    """An Iceberg type as Spark SQL writes it (`bigint`, `decimal(10,2)`, `struct<a: int>`)."""
+    if isinstance(t, it.StructType):
+        return "struct<" + ", ".join(f"{ident(f.name)}: {type_sql(f.type)}" for f in t.fields) + ">"
+    if isinstance(t, it.ListType):
+        return f"array<{type_sql(t.element)}>"
+    if isinstance(t, it.MapType):
+        return f"map<{type_sql(t.key)}, {type_sql(t.value)}>"
+    from icelint.replay import spark_types as sp
+
+    return sp.sql_name(sp.from_iceberg(t)).lower()
+
+
+def free_name(taken: Iterable[str], base: str, suffixes: tuple[str, ...] = ("_v2", "_v3", "_v4", "_new")) -> str:
+    """A name like `base_v2` that no current or former column holds (compared case-insensitively)."""
+    low = {t.lower() for t in taken}
+    for s in suffixes:
+        if (base + s).lower() not in low:
+            return base + s
+    n = 5
+    while f"{base}_v{n}".lower() in low:
+        n += 1
+    return f"{base}_v{n}"
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`; did you mean `amount`?` when a known name is close to `name`, else ''."""
+    import difflib
+
+    known = list(dict.fromkeys(known))
+    by_lower = {k.lower(): k for k in known}
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6)
+    if not close or close[0] == name.lower() and by_lower[close[0]] == name:
+        return ""
+    return f"did you mean `{by_lower[close[0]]}`?"
+
+
+def column_sql(name_parts, f) -> str:
+    out = f"{'.'.join(ident(p) for p in name_parts)} {type_sql(f.type)}"
+    if f.required:
+        out += " NOT NULL"
+    if f.doc:
+        out += " COMMENT '" + f.doc.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return out
+
+
+_TRANSFORM_SQL = {"year": "years", "month": "months", "day": "days", "hour": "hours"}
+
+
+def transform_sql(transform: str, column: str) -> str:
+    """A partition transform as Spark SQL writes it: `bucket[16]` on `id` → `bucket(16, id)`."""
+    col = path_sql(column)
+    if transform == "identity":
+        return col
+    if "[" in transform:
+        name, arg = transform.rstrip("]").split("[", 1)
+        return f"{name}({arg}, {col})"
+    return f"{_TRANSFORM_SQL.get(transform, transform)}({col})"
+
+
+def did_you_mean_column(schema, dotted_path: str) -> str:
+    """did_you_mean among the siblings of the unknown field (a nested name is only ever confused with
+    a field of the same struct), answered with the full path."""
+    from icelint.model.types import children
+
+    path = tuple(dotted_path.split("."))
+    if len(path) == 1:
+        return did_you_mean(path[0], [f.name for f in schema.fields])
+    parent = schema.find(path[:-1], case_sensitive=False)
+    if parent is None:
+        return did_you_mean_column(schema, ".".join(path[:-1]))
+    hint = did_you_mean(path[-1], [f.name for f in children(parent.type)])
+    if not hint:
+        return ""
+    real = ".".join(schema.path_of(parent.id) or path[:-1])
+    return hint.replace("did you mean `", f"did you mean `{real}.", 1)

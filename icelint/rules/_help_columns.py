@@ -1,0 +1,439 @@
+"""Help recipes for column changes: re-adds, drops, REPLACE COLUMNS, type and nullability changes, Hive
+`CHANGE COLUMN` (the SQL conventions are `_help.py`'s)."""
+
+from __future__ import annotations
+
+from icelint.model import types as it
+from icelint.rules._help import column_sql, free_name, ident, path_sql, replace_at, sql, table_sql, type_sql
+
+
+def snapshot_before_drop(meta, field_id: int):
+    """The newest snapshot whose schema still had `field_id` (time travel shows its values there)."""
+    if meta is None:
+        return None
+    best = None
+    for s in meta.snapshots:
+        if s.schema_id is None:
+            continue
+        schema = meta.schema_by_id(s.schema_id)
+        if schema is not None and schema.field_by_id(field_id) is not None:
+            if best is None or s.timestamp_ms >= best.timestamp_ms:
+                best = s
+    return best
+
+
+def drop_outcome(ctx, field_id: int):
+    """The earlier accepted step of this run that removed `field_id` from the table, if any."""
+    found = None
+    for o in ctx.result.outcomes:
+        if o.step.index >= ctx.step.index:
+            break
+        if o.table != ctx.outcome.table or not o.accepted or o.before is None or o.after is None:
+            continue
+        if o.before.schema.field_by_id(field_id) is not None and o.after.schema.field_by_id(field_id) is None:
+            found = o
+    return found
+
+
+def drop_instead_of(table: str, outcome, field_id: int, new_name: str) -> list[str] | None:
+    """Statements for a `DROP COLUMN(S)` step that rename `field_id` aside instead (others still dropped)."""
+    from icelint import changes as ch
+
+    step = outcome.step
+    if not all(isinstance(c, ch.DeleteColumn) for c in step.changes):
+        return None
+    before = outcome.before.schema
+    path = before.path_of(field_id)
+    if path is None:
+        return None
+    t = table_sql(table)
+    out = [f"ALTER TABLE {t} RENAME COLUMN {path_sql(path)} TO {ident(new_name)}"]
+    rest = []
+    for c in step.changes:
+        f = before.find(c.path, case_sensitive=False)
+        if f is not None and f.id != field_id:
+            rest.append(path_sql(before.path_of(f.id) or c.path))
+    if rest:
+        out.append(f"ALTER TABLE {t} DROP COLUMN{'S' if len(rest) > 1 else ''} {', '.join(rest)}")
+    return out
+
+
+def with_column_renamed(ctx, path: tuple[str, ...], new_leaf: str) -> list[str] | None:
+    """The flagged ADD COLUMN(S) statement again, with the column at `path` under `new_leaf` (and
+    every other column it adds under a dropped column's name under a free name too)."""
+    from icelint import changes as ch
+
+    after = ctx.after.schema
+    t = table_sql(ctx.table_name)
+    cols = []
+    low = tuple(p.lower() for p in path)
+    for c in ctx.changes:
+        if not isinstance(c, ch.AddColumn):
+            return None
+        spec = c.column
+        f = after.find(spec.path, case_sensitive=False)
+        if f is None:
+            return None
+        real = after.path_of(f.id) or spec.path
+        name = list(real)
+        if tuple(p.lower() for p in real) == low:
+            name[-1] = new_leaf
+        elif any(after.field_by_id(h.field_id) is None for h in ctx.history.former.get(".".join(real).lower(), ())):
+            name[-1] = free_name(taken_names(ctx, real[:-1]) + [new_leaf], real[-1])
+        text = column_sql(name, f)
+        if spec.first:
+            text += " FIRST"
+        elif spec.after is not None:
+            text += f" AFTER {path_sql(spec.after)}"
+        cols.append(text)
+    if not cols:
+        return None
+    kw = "COLUMN" if len(cols) == 1 else "COLUMNS"
+    return [f"ALTER TABLE {t} ADD {kw} {', '.join(cols)}"]
+
+
+def taken_names(ctx, parent: tuple[str, ...]) -> list[str]:
+    """Names a new column under `parent` must not take: current siblings and every former name."""
+    from icelint.model.types import children
+
+    sibs = []
+    for schema in (ctx.before.schema, ctx.after.schema):
+        if parent:
+            p = schema.find(parent, case_sensitive=False)
+            sibs += [f.name for f in children(p.type)] if p is not None else []
+        else:
+            sibs += [f.name for f in schema.fields]
+    prefix = ".".join(parent).lower() + "." if parent else ""
+    former = [k[len(prefix):] for k in ctx.history.former if k.startswith(prefix) and "." not in k[len(prefix):]]
+    return sibs + former
+
+
+def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool) -> str:
+    """ICE001: the re-added (or renamed-into) name belonged to field id `old.field_id`, already dropped."""
+    table = ctx.table_name
+    t = table_sql(table)
+    leaf = path[-1]
+    other = free_name(taken_names(ctx, path[:-1]), leaf)
+    if is_new:
+        stmts = with_column_renamed(ctx, path, other)
+        first = (
+            f"`{leaf}` is already dropped when this runs, so give the new column another name: {sql(*stmts)}"
+            if stmts
+            else f"`{leaf}` is already dropped when this runs, so give the new column another name, such as `{other}`"
+        )
+    else:
+        prev = ctx.before.schema.path_of(new_field_id)
+        if prev is not None:
+            first = (
+                f"rename it to a name no dropped column had: "
+                f"{sql(f'ALTER TABLE {t} RENAME COLUMN {path_sql(prev)} TO {ident(other)}')}"
+            )
+        else:
+            first = f"rename it to a name no dropped column had, such as `{other}`"
+    parts = [first]
+    drop = drop_outcome(ctx, old.field_id)
+    if drop is not None:
+        aside = drop.before.schema.name_of(old.field_id)
+        aside_leaf = free_name(taken_names(ctx, path[:-1]), (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
+        stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
+        if stmts is not None:
+            parts.append(
+                f"or, if that drop has not run yet, keep the values under another name: {replace_at(drop.step.span, *stmts)}, "
+                f"backfill the new column from `{aside_leaf}`, switch readers, and drop `{aside_leaf}` in a later migration"
+            )
+    else:
+        snap = snapshot_before_drop(ctx.result.initial.get(ctx.outcome.table), old.field_id)
+        if snap is not None:
+            parts.append(
+                f"field id {old.field_id}'s values are still in the data files: read them by time travel to the last "
+                f"snapshot that had it, {sql(f'SELECT * FROM {t} VERSION AS OF {snap.snapshot_id}')}, and copy them "
+                f"into the new column with a MERGE on the table's key"
+            )
+        else:
+            parts.append(
+                f"field id {old.field_id}'s values are still in the data files: read them by time travel "
+                f"(VERSION AS OF the last snapshot before the deployment that dropped `{old.path}`; "
+                f"`{table}.snapshots` lists them) and copy them into the new column with a MERGE on the table's key"
+            )
+    return "; ".join(parts)
+
+
+def replace_columns_help(ctx) -> str:
+    """REPLACE COLUMNS: the net ADD/DROP/RENAME/ALTER COLUMN statements that give the listed schema, keeping ids."""
+    t = table_sql(ctx.table_name)
+    stmts, problems = [], []
+    _net_struct(t, (), ctx.before.schema.fields, ctx.after.schema.fields, stmts, problems)
+    head = "REPLACE COLUMNS drops every column and re-adds it under a new field id"
+    if problems:
+        return f"{head}; the listed columns cannot all keep their ids ({'; '.join(problems)}): change the other columns with ADD/DROP/RENAME/ALTER COLUMN statements, and add a new column for each of these"
+    if not stmts:
+        return f"{head}; the listed columns are the table's current columns, so delete the statement"
+    return f"{head}; the same columns, keeping ids: {sql(*stmts)}"
+
+
+def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: list[str], problems: list[str]) -> None:
+    from icelint.replay.schema_update import promotion_allowed
+
+    old_by = {f.name.lower(): f for f in old}
+    new_by = {f.name.lower(): f for f in new}
+    renames: dict[str, str] = {}  # old lower name → new name: same position, same type, both names unmatched
+    for i, nf in enumerate(new):
+        if nf.name.lower() in old_by or i >= len(old):
+            continue
+        of = old[i]
+        if of.name.lower() not in new_by and of.type == nf.type:
+            renames[of.name.lower()] = nf.name
+    for of in old:
+        if of.name.lower() not in new_by and of.name.lower() not in renames:
+            out.append(f"ALTER TABLE {t} DROP COLUMN {path_sql(parent + (of.name,))}")
+    for of in old:
+        if of.name.lower() in renames:
+            out.append(f"ALTER TABLE {t} RENAME COLUMN {path_sql(parent + (of.name,))} TO {ident(renames[of.name.lower()])}")
+    order = [renames.get(f.name.lower()) or new_by[f.name.lower()].name for f in old if f.name.lower() in new_by or f.name.lower() in renames]
+    for i, nf in enumerate(new):
+        path = parent + (nf.name,)
+        of = old_by.get(nf.name.lower())
+        if of is None:
+            of = next((o for o in old if renames.get(o.name.lower()) == nf.name), None)
+        if of is None:
+            if i == len(new) - 1:
+                pos = ""
+                order.append(nf.name)
+            else:
+                pos = " FIRST" if i == 0 else f" AFTER {ident(new[i - 1].name)}"
+                order.insert(0 if i == 0 else order.index(new[i - 1].name) + 1, nf.name)
+            out.append(f"ALTER TABLE {t} ADD COLUMN {column_sql(path, nf)}{pos}")
+            continue
+        if of.name != nf.name and of.name.lower() == nf.name.lower():
+            out.append(f"ALTER TABLE {t} RENAME COLUMN {path_sql(parent + (of.name,))} TO {ident(nf.name)}")
+        if isinstance(of.type, it.StructType) and isinstance(nf.type, it.StructType):
+            _net_struct(t, path, of.type.fields, nf.type.fields, out, problems)
+        elif of.type != nf.type:
+            if promotion_allowed(of.type, nf.type):
+                out.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(path)} TYPE {type_sql(nf.type)}")
+            else:
+                problems.append(f"`{'.'.join(path)}` cannot change from {type_sql(of.type)} to {type_sql(nf.type)}")
+        if of.required and not nf.required:
+            out.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(path)} DROP NOT NULL")
+        elif nf.required and not of.required:
+            problems.append(f"`{'.'.join(path)}` cannot become NOT NULL")
+        if (of.doc or None) != (nf.doc or None):
+            doc = (nf.doc or "").replace("\\", "\\\\").replace("'", "\\'")
+            out.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(path)} COMMENT '{doc}'")
+    want = [f.name for f in new]
+    for i, name in enumerate(want):
+        if order[i] != name:
+            out.append(
+                f"ALTER TABLE {t} ALTER COLUMN {path_sql(parent + (name,))} "
+                + ("FIRST" if i == 0 else f"AFTER {ident(want[i - 1])}")
+            )
+            order.remove(name)
+            order.insert(i, name)
+
+
+def drop_aside_help(ctx, field_id: int) -> str:
+    """ICE011: rename the column aside instead of dropping it (other columns of the statement still dropped)."""
+    path = ctx.before.schema.path_of(field_id) or ()
+    base = (path[-1] if path else "col") + "_deprecated"
+    new = free_name(taken_names(ctx, path[:-1]), base, ("", "_2", "_3"))
+    stmts = drop_instead_of(ctx.table_name, ctx.outcome, field_id, new)
+    if stmts is None:
+        return f"if readers may still need it, rename `{'.'.join(path)}` aside to `{new}` first and drop it in a later migration"
+    return (
+        f"if readers may still need it, rename it aside and drop it in a later migration: {sql(*stmts)} "
+        "(INSERTs that list values by position then need a value for it too)"
+    )
+
+
+def emptied_struct_help(ctx, path: tuple[str, ...], field_id: int) -> str:
+    """ICE007: drop the whole column holding the emptied struct, unless a later statement refills it."""
+    t = table_sql(ctx.table_name)
+    low = tuple(p.lower() for p in path)
+    from icelint import changes as ch
+
+    for o in ctx.result.outcomes:
+        if o.step.index <= ctx.step.index or o.table != ctx.outcome.table or not isinstance(o.step, ch.Commit):
+            continue
+        for c in o.step.changes:
+            if isinstance(c, ch.AddColumn) and tuple(p.lower() for p in c.column.path[:-1]) == low:
+                return (
+                    f"add the new field first: move the statement at {o.step.span.path}:{o.step.span.line} (it adds "
+                    f"`{'.'.join(c.column.path)}`) before this drop"
+                )
+    top = list(path)
+    while len(top) > 1 and top[-1].lower() in ("element", "value", "key"):
+        top.pop()
+    drop = ".".join(top)
+    return (
+        f"drop the whole column instead: {sql(f'ALTER TABLE {t} DROP COLUMN {path_sql(top)}')}, or add `{drop}`'s "
+        "new field before dropping its last old one"
+    )
+
+
+def nested_type_help(ctx, column: str, new_type) -> str:
+    """ICE002 on a struct: the nested fields whose type differs, each changed on its own."""
+    from icelint.replay import spark_types as sp
+
+    t = table_sql(ctx.table_name)
+    old = ctx.before.schema.find(tuple(column.split(".")), case_sensitive=False) if ctx.before else None
+    if old is None or not isinstance(old.type, it.StructType) or new_type is None or not new_type.fields:
+        return "structs cannot change type as a whole: change their fields one by one with ALTER COLUMN, or add a new column"
+    stmts = []
+    for nf in new_type.fields:
+        of = next((f for f in old.type.fields if f.name.lower() == nf.name.lower()), None)
+        if of is None:
+            stmts.append(f"ALTER TABLE {t} ADD COLUMN {path_sql(column)}.{ident(nf.name)} {sp.type_text(nf.type)}")
+        elif sp.type_text(nf.type) != type_sql(of.type):
+            stmts.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(column)}.{ident(of.name)} TYPE {sp.type_text(nf.type)}")
+    if not stmts:
+        return "structs cannot change type as a whole: change their fields one by one with ALTER COLUMN, or add a new column"
+    return f"change the struct's fields one by one: {sql(*stmts)}"
+
+
+def new_column_help(ctx, column: str, target: str) -> str:
+    """ICE002: an illegal type change becomes a new column, backfilled by a cast."""
+    t = table_sql(ctx.table_name)
+    path = tuple(column.split("."))
+    legal = "legal promotions are int→bigint, float→double and decimal precision widening with the same scale"
+    if len(path) > 1 or not target:
+        return f"{legal}; otherwise add a new column with the new type, backfill it, switch readers, and drop `{column}` in a later migration"
+    new = free_name(taken_names(ctx, ()) if ctx.after is not None else [], path[-1])
+    return (
+        f"{legal}; otherwise add a new column and backfill it: "
+        f"{sql(f'ALTER TABLE {t} ADD COLUMN {ident(new)} {target}', f'UPDATE {t} SET {ident(new)} = CAST({path_sql(path)} AS {target})')}"
+        f", switch readers, then drop `{column}` in a later migration (never drop and re-add the same name)"
+    )
+
+
+def nullability_finding(ctx, e) -> tuple[str, str]:
+    """ICE004: what happens to the table in the user's terms (the engine's words quoted), and what to do."""
+    from icelint import changes as ch
+    from icelint.replay import spark_types as sp
+
+    table = ctx.table_name
+    t = table_sql(table)
+    col = e.column or ""
+    fid = f" (field id {e.field_id})" if e.field_id is not None else ""
+    who = "Spark" if e.layer == "spark" else "Iceberg"
+    if e.kind == "required-column":
+        msg = (
+            f"`{table}`: adding `{col}` as NOT NULL fails and the table is unchanged: existing rows have no value for "
+            f"it, and Spark cannot give Iceberg columns a default; {who}: \"{e.quoted}\""
+        )
+        adds = [c for c in ctx.changes if isinstance(c, ch.AddColumn)]
+        if adds and len(adds) == len(ctx.changes):
+            cols = []
+            for c in adds:
+                s = c.column
+                text = f"{path_sql(s.path)} {sp.type_text(s.type)}"
+                if s.doc:
+                    text += " COMMENT '" + s.doc.replace("\\", "\\\\").replace("'", "\\'") + "'"
+                if s.first:
+                    text += " FIRST"
+                elif s.after is not None:
+                    text += f" AFTER {path_sql(s.after)}"
+                cols.append(text)
+            if "<type>" not in " ".join(cols):
+                kw = "COLUMN" if len(cols) == 1 else "COLUMNS"
+                return msg, (
+                    f"add it as optional, backfill it, and enforce non-null values in the writer: "
+                    f"{sql(f'ALTER TABLE {t} ADD {kw} ' + ', '.join(cols))}"
+                )
+        return msg, "add the column as optional, backfill it, and enforce non-null values in the writer"
+    if e.kind == "identifier":
+        msg = (
+            f"`{table}`: making `{col}`{fid} nullable fails and the table is unchanged: it is an identifier field, and "
+            f"identifier fields must be required; Iceberg: \"{e.quoted}\""
+        )
+        return msg, (
+            "if rows may really lack it, take it out of the identifier fields first: "
+            + sql(f"ALTER TABLE {t} DROP IDENTIFIER FIELDS {path_sql(col)}", f"ALTER TABLE {t} ALTER COLUMN {path_sql(col)} DROP NOT NULL")
+        )
+    msg = (
+        f"`{table}`: making `{col}`{fid} NOT NULL fails and the table is unchanged: existing data files may hold nulls, "
+        f"so Iceberg never turns an optional column into a required one; {who}: \"{e.quoted}\""
+    )
+    return msg, (
+        f"keep `{col}` optional and enforce non-null values in the writing job (or check them with a data-quality "
+        "test); a new required column cannot be added either"
+    )
+
+
+def hive_change_help(ctx, e) -> str | None:
+    """ICE005 on a Hive-style `CHANGE COLUMN` Spark refuses: the statements that do what it asked."""
+    from icelint import changes as ch
+    from icelint.replay import spark_types as sp
+    from icelint.replay.schema_update import promotion_allowed
+
+    c = next((c for c in ctx.changes if isinstance(c, ch.HiveChangeColumn)), None)
+    if c is None or ctx.before is None or "Hive-style" not in e.message:
+        return None
+    t = table_sql(ctx.table_name)
+    f = ctx.before.schema.find(c.path, case_sensitive=False)
+    if f is None:
+        return None
+    path = tuple(ctx.before.schema.path_of(f.id) or c.path)
+    target = sp.type_text(c.type)
+    if target == "<type>":
+        return None
+    renamed = c.new_name.lower() != path[-1].lower() or c.new_name != path[-1]
+    if renamed:
+        new_path = path[:-1] + (c.new_name,)
+        stmts = [f"ALTER TABLE {t} RENAME COLUMN {path_sql(path)} TO {ident(c.new_name)}"]
+        if target != type_sql(f.type):
+            if not (f.type.is_primitive and _promotable(f.type, c.type, promotion_allowed)):
+                return f"rename it with RENAME COLUMN; `{'.'.join(path)}` cannot change from {type_sql(f.type)} to {target} (see ICE002)"
+            stmts.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(new_path)} TYPE {target}")
+        if c.doc is not None:
+            stmts.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(new_path)} COMMENT '" + c.doc.replace("\\", "\\\\").replace("'", "\\'") + "'")
+        if c.first:
+            stmts.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(new_path)} FIRST")
+        elif c.after is not None:
+            stmts.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(new_path)} AFTER {path_sql(c.after[-1:])}")
+        return f"Spark renames columns only with RENAME COLUMN: {sql(*stmts)}"
+    text = f"ALTER TABLE {t} CHANGE COLUMN {path_sql(path)} {ident(c.new_name)} {target}"
+    if c.doc is not None:
+        text += " COMMENT '" + c.doc.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if c.first:
+        text += " FIRST"
+    elif c.after is not None:
+        text += f" AFTER {path_sql(c.after[-1:])}"
+    if f.required:
+        return f"`{'.'.join(path)}` is already required: leave out NOT NULL: {sql(text)}"
+    return (
+        f"Iceberg cannot make the optional `{'.'.join(path)}` required (existing files may hold nulls); leave out "
+        f"NOT NULL and enforce it in the writer: {sql(text)}"
+    )
+
+
+def _promotable(frm, to_sql, promotion_allowed) -> bool:
+    from icelint.replay import spark_types as sp
+
+    try:
+        to = sp.to_iceberg(to_sql, iter(range(10**6, 10**7)).__next__)
+    except Exception:
+        return False
+    return promotion_allowed(frm, to)
+
+
+def replace_table_help(ctx) -> str:
+    """ICE009: the ALTER TABLE statements that give the new columns while keeping the rows and field ids."""
+    table = ctx.table_name
+    generic = f"evolve the table with ALTER TABLE {table} ADD/RENAME/ALTER COLUMN statements instead"
+    before, after = ctx.before, ctx.after
+    if before is None or after is None:
+        return generic
+
+    def spec_terms(meta):
+        return [(meta.schema.name_of(f.source_id) or "", f.transform) for f in meta.spec.fields if f.transform != "void"]
+
+    if spec_terms(before) != spec_terms(after):
+        return generic + ", and change the partitioning with ADD/DROP/REPLACE PARTITION FIELD"
+    t = table_sql(table)
+    stmts, problems = [], []
+    _net_struct(t, (), before.schema.fields, after.schema.fields, stmts, problems)
+    if problems:
+        return f"{generic} ({'; '.join(problems)}: add a new column for each of these)"
+    if not stmts:
+        return "the new definition has the table's current columns and partitioning: to keep the rows, delete the statement"
+    return f"to keep the rows and field ids, change only what differs: {sql(*stmts)}"

@@ -126,7 +126,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     from icelint import suppress
     from icelint.findings import Severity
     from icelint.checker import lint_run
-    from icelint.pending import make_plan, only_pending, parse_plan, pending_part
+    from icelint.pending import deployments, make_plan, only_pending, parse_plan, pending_part
     from icelint.parallel import lint_partitioned
     from icelint.pipeline import Parsed, replay
     from icelint.reporters import REPORTERS, Report
@@ -145,11 +145,12 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     else:
         # no state: the whole history is replayed from its CREATE TABLEs, findings kept for pending files
         parsed = parse_plan(plan)
+        parsed.deployments = deployments(plan)  # applied files and folder boundaries: tables hold data after them
         pending = pending_part(parsed, plan)
         initial = None
 
     def lint_steps(steps) -> list:
-        run = replay(Parsed(parsed.sources, parsed.files, list(steps)), initial)
+        run = replay(Parsed(parsed.sources, parsed.files, list(steps), parsed.deployments), initial)
         return only_pending(lint_run(run, rules), run, plan)
 
     findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays

@@ -8,6 +8,7 @@ from icelint.rules import (
     create_or_replace_table,
     drop_column,
     drop_then_add,
+    drop_then_add_empty,
     empty_struct,
     illegal_type_change,
     nested_change,
@@ -15,6 +16,7 @@ from icelint.rules import (
     parse_error,
     partition_source_change,
     rename_column,
+    rename_into_dropped_name,
     runtime_failure,
     snapshot_procedure,
     unused_suppression,
@@ -38,6 +40,8 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         rename_column,
         acting_table_property,
         nested_change,
+        drop_then_add_empty,
+        rename_into_dropped_name,
         unused_suppression,
     )
 )

@@ -34,7 +34,10 @@ own. After each accepted statement, for every table whose metadata changed:
   Counts are tracked across the health-check INSERTs (each adds one non-null value to every field).
 
 What icelint does (:func:`run_in_icelint`): the same migration files (same paths, so lines match)
-are linted in-process against the copied setup metadata.
+are linted in-process against the copied setup metadata. That is the ``state`` workflow mode; the
+suite also runs icelint as pre-commit does (the setup's DDL as an applied migration, no state) and
+on the whole folder (no state), and judges each mode against the same Spark run: see
+``tests/differential/modes.py`` for the modes and what each cannot know.
 
 :func:`judge` then asserts, per statement (a finding belongs to a statement when it is in the
 statement's file and line range):
@@ -801,16 +804,20 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="icelint-diff-") as tmp:
         oracle = SparkOracle(Path(tmp) / "warehouse")
         try:
+            from tests.differential.modes import run_case_modes
+
             for case in cases:
-                srun, lint, verdict = run_case(oracle, case, Path(tmp) / "work" / case.name)
+                srun, modes = run_case_modes(oracle, case, Path(tmp) / "work" / case.name)
+                lint, verdict = modes["state"]
                 print(f"== {case.name} ({verdict.seconds:.1f}s)")
                 for st in srun.statements:
                     mine = [f for f in lint.findings if f.path == str(st.path) and st.line <= f.line <= st.end_line]
                     print(
                         f"  {st.where} [{st.seconds:.2f}s] {st.first_line}\n     Spark: {st.spark_outcome}\n     icelint: {describe(mine)}"
                     )
-                for d in verdict.disagreements:
-                    print("  " + str(d).replace("\n", "\n  "))
+                for mode, (_, v) in modes.items():
+                    for d in v.disagreements:
+                        print(f"  [{mode}] " + str(d).replace("\n", "\n  "))
         finally:
             oracle.stop()
     return 0

@@ -8,7 +8,9 @@
 - With a table state (metadata, table directory, warehouse, catalog, snapshot), context files are
   not replayed over it: the state already holds them. Only the pending files are replayed.
 - With no state, everything (context and pending, in migration order) is replayed from the
-  `CREATE TABLE` statements, and findings are reported only for the pending files.
+  `CREATE TABLE` statements, and findings are reported only for the pending files. Each context
+  file, and each file of a folder checked as a whole, is a deployment (`deployments`): the tables
+  that exist after it are presumed to hold data, as pipelines write them between deployments.
 
 That is what makes the pre-commit hook (which passes only the changed files) and
 `icelint check --since origin/main` in CI both correct.

@@ -110,8 +110,15 @@ def lint(
     from icelint.pipeline import parse_sources, replay
     from icelint.replay.engine import table_key
 
-    parsed = parse_sources(_sources(sql_or_paths))
+    sources = _sources(sql_or_paths)
+    parsed = parse_sources(sources)
     initial = _initial(state, parsed)
+    if not initial and spark is None and sources[0].path != "<string>":
+        # no state: a folder's files are deployed one by one, as `icelint check <folder>` replays them
+        from icelint.pending import deployments, make_plan
+
+        paths = [sql_or_paths] if isinstance(sql_or_paths, (str, Path)) else list(sql_or_paths)
+        parsed.deployments = deployments(make_plan([str(p) for p in paths]))
     if spark is not None:
         from icelint.spark import table_states
 

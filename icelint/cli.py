@@ -176,7 +176,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
     from icelint import suppress
     from icelint.findings import Severity
     from icelint.checker import lint_run
-    from icelint.pending import make_plan, only_pending, parse_plan, pending_part
+    from icelint.pending import deployments, make_plan, only_pending, parse_plan, pending_part
     from icelint.parallel import lint_partitioned
     from icelint.pipeline import Parsed, replay
     from icelint.reporters import REPORTERS, Report
@@ -220,11 +220,12 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
     else:
         # no state: the whole history is replayed from its CREATE TABLEs, findings kept for pending files
         parsed = parse_plan(plan, read=read)
+        parsed.deployments = deployments(plan)  # applied files and folder boundaries: tables hold data after them
         pending = pending_part(parsed, plan)
         initial = None
 
     def lint_steps(steps) -> list:
-        run = replay(Parsed(parsed.sources, parsed.files, list(steps)), initial)
+        run = replay(Parsed(parsed.sources, parsed.files, list(steps), parsed.deployments), initial)
         run.result.absent = absent
         return only_pending(lint_run(run, rules), run, plan)
 

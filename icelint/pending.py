@@ -8,7 +8,9 @@
 - With a table state (metadata, table directory, warehouse, catalog, snapshot), context files are
   not replayed over it: the state already holds them. Only the pending files are replayed.
 - With no state, everything (context and pending, in migration order) is replayed from the
-  `CREATE TABLE` statements, and findings are reported only for the pending files.
+  `CREATE TABLE` statements, and findings are reported only for the pending files. Each context
+  file, and each file of a folder checked as a whole, is a deployment (`deployments`): the tables
+  that exist after it are presumed to hold data, as pipelines write them between deployments.
 
 That is what makes the pre-commit hook (which passes only the changed files) and
 `icelint check --since origin/main` in CI both correct.
@@ -17,7 +19,7 @@ That is what makes the pre-commit hook (which passes only the changed files) and
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
@@ -31,6 +33,8 @@ PROGRESS_MIN_FILES = 20  # fewer files parse in well under a second: no bar
 class Plan:
     files: list[Path]  # everything to read, in replay order
     pending: list[Path]  # the files under review, in replay order (a subset of `files`)
+    # pending files that came from a folder checked as a whole (each is its own deployment)
+    whole_folder: set[str] = field(default_factory=set)
 
     @property
     def pending_names(self) -> set[str]:
@@ -102,7 +106,31 @@ def make_plan(
             seen.add(k)
             files.append(p)
     pending_keys = {_key(p) for p in pending}
-    return Plan(files, [f for f in files if _key(f) in pending_keys])
+    if since is None:  # a folder named (or the configured one, when nothing is named): every file is deployed apart
+        whole = {_key(f) for f in (discover([p for p in paths if Path(p).is_dir()], order) if paths else pending)}
+    else:
+        whole = set()
+    return Plan(files, [f for f in files if _key(f) in pending_keys], {str(f) for f in files if _key(f) in whole})
+
+
+def deployments(plan: Plan):
+    """Where the replay presumes data without a state source (`replay/deploy.py`): after every context
+    file (applied history), and between the files of a folder checked as a whole; the pending files
+    named one by one (pre-commit) or changed since `--since` are one batch, deployed together."""
+    from icelint.replay.deploy import Deployments
+
+    pending = plan.pending_names
+    epochs: dict[str, int] = {}
+    epoch, previous = 0, None
+    for f in plan.files:
+        name = str(f)
+        if previous is not None and (
+            previous not in pending or name not in pending or name in plan.whole_folder or previous in plan.whole_folder
+        ):
+            epoch += 1
+        epochs[name] = epoch
+        previous = name
+    return Deployments(epochs, frozenset(str(f) for f in plan.context))
 
 
 def _folder(folder: Path, order: str, cwd: Path) -> list[Path]:

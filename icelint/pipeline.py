@@ -9,6 +9,7 @@ from typing import Callable, Iterable
 from icelint import changes as ch
 from icelint.lower import lower_files
 from icelint.model.table import TableMetadata
+from icelint.replay.deploy import Deployments
 from icelint.replay.engine import Replay, ReplayResult, table_key
 from icelint.source import SourceFile
 from icelint.syntax.ast import ParsedFile
@@ -20,6 +21,7 @@ class Parsed:
     sources: list[SourceFile]
     files: list[ParsedFile]
     steps: list[ch.Step]
+    deployments: Deployments | None = None  # where data appears between files (replay/deploy.py)
 
     @property
     def referenced_tables(self) -> list[str]:
@@ -58,7 +60,7 @@ def parse_sources(sources: Iterable[SourceFile], on_file: Callable[[], None] | N
 
 
 def replay(parsed: Parsed, initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False) -> Run:
-    result = Replay(initial, case_sensitive=case_sensitive).run(parsed.steps)
+    result = Replay(initial, case_sensitive=case_sensitive, deployments=parsed.deployments).run(parsed.steps)
     return Run(parsed.sources, parsed.files, parsed.steps, result)
 
 

@@ -23,3 +23,10 @@ def corpus_runs() -> list[list[Path]]:
 
 def run_id(files: list[Path]) -> str:
     return "+".join(f"{p.parent.name}/{p.name}" for p in files)
+
+
+def deployments(files: list[Path]):
+    """Each file of a run deployed apart, as `icelint check <folder>` replays a folder without a state."""
+    from icelint.replay.deploy import Deployments
+
+    return Deployments({str(p): i for i, p in enumerate(files)})

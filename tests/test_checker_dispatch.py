@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from icelint.checker import lint_run
-from icelint.pipeline import replay_sources
+from icelint.pipeline import parse_sources, replay, replay_sources
 from icelint.rules import ALL_RULES
 from icelint.source import SourceFile
-from tests.corpus import corpus_runs, run_id
+from tests.corpus import corpus_runs, deployments, run_id
 
 RUNS = corpus_runs()
 
@@ -19,6 +19,11 @@ RUNS = corpus_runs()
 def test_dispatch_finds_what_calling_every_rule_finds(files: list[Path]) -> None:
     run = replay_sources([SourceFile.read(p) for p in files])
     assert lint_run(run, ALL_RULES) == lint_run(run, ALL_RULES, dispatch=False)
+    if len(files) > 1:  # and with a deployment between the files (tables presumed to hold data)
+        parsed = parse_sources([SourceFile.read(p) for p in files])
+        parsed.deployments = deployments(files)
+        run = replay(parsed)
+        assert lint_run(run, ALL_RULES) == lint_run(run, ALL_RULES, dispatch=False)
 
 
 def test_the_corpus_makes_every_rule_report() -> None:

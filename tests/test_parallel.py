@@ -137,3 +137,18 @@ def test_the_cli_gives_the_same_output_in_one_process_and_in_several(tmp_path: P
     for fmt in ("json", "text"):
         assert results["1", fmt] == results["2", fmt] == results["4", fmt]
     assert '"rule": "ICE011"' in results["1", "json"]  # the run has findings to compare
+
+
+def test_deployments_between_files_give_the_same_output_in_one_process_and_in_several(tmp_path: Path) -> None:
+    """A folder checked without a state: each file boundary is a deployment (replay/deploy.py), which every
+    group of tables must see at the same point of its own statements."""
+    lines = _bench_migration(1200).splitlines(keepends=True)
+    cuts = [i for i, line in enumerate(lines) if line.rstrip().endswith(";")]
+    a, b = cuts[len(cuts) // 3], cuts[2 * len(cuts) // 3]
+    write(tmp_path, "m/V1__a.sql", "CREATE TABLE db.fresh (id bigint, note string) USING iceberg;\n" + "".join(lines[: a + 1]))
+    write(tmp_path, "m/V2__b.sql", "".join(lines[a + 1 : b + 1]))
+    write(tmp_path, "m/V3__c.sql", "".join(lines[b + 1 :]) + "ALTER TABLE db.fresh DROP COLUMN note;\n")
+    results = {jobs: icelint("check", "m", "--format", "json", cwd=tmp_path, env=clean_env(ICELINT_JOBS=jobs)) for jobs in ("1", "2")}
+    assert results["1"].code in (0, 1), results["1"].err
+    assert results["1"].out == results["2"].out
+    assert "presumed to hold data" in results["1"].out  # the run has deployments to compare

@@ -17,7 +17,7 @@ from icelint.model.table import Schema, TableMetadata
 from icelint.pipeline import parse_sources, replay_sources
 from icelint.replay.engine import Replay
 from icelint.source import SourceFile
-from tests.corpus import corpus_runs, run_id
+from tests.corpus import corpus_runs, deployments, run_id
 
 SCRIPTS = corpus_runs()
 
@@ -36,8 +36,9 @@ def test_the_corpus_is_large() -> None:
 
 @pytest.mark.parametrize("files", SCRIPTS, ids=run_id)
 def test_carried_state_equals_a_fresh_computation(files: list[Path]) -> None:
-    # step by step, each new state checked before the next step takes its lookup tables
-    replay = Replay()
+    # step by step, each new state checked before the next step takes its lookup tables; runs of
+    # several files with a deployment between them (replay/deploy.py evolves every table's state)
+    replay = Replay(deployments=deployments(files) if len(files) > 1 else None)
     outcomes = []
     for step in parse_sources([SourceFile.read(p) for p in files]).steps:
         o = replay.apply(step)

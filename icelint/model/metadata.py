@@ -23,6 +23,7 @@ from icelint.model.table import (
     TableMetadata,
 )
 from icelint.model import fastload
+from icelint.model.data import from_snapshot
 from icelint.model.types import TypeParseError, field_from_json
 from icelint.source import InputError
 
@@ -100,6 +101,20 @@ def _spec_fields(fields: list[dict[str, Any]], next_id: int) -> tuple[PartitionF
     return tuple(out)
 
 
+def _total_records(obj: dict[str, Any], snapshot_id: Any) -> int | None:
+    """`total-records` of the current snapshot's summary (None: no snapshot, or no such key)."""
+    if snapshot_id is None:
+        return None
+    for s in obj.get("snapshots") or ():
+        if isinstance(s, dict) and s.get("snapshot-id") == snapshot_id:
+            raw = (s.get("summary") or {}).get("total-records") if isinstance(s.get("summary"), dict) else None
+            try:
+                return int(raw) if raw is not None else None
+            except (TypeError, ValueError):
+                return None
+    return None
+
+
 def _parse(obj: dict[str, Any], version: int) -> TableMetadata:
     if "schemas" in obj:
         current_schema_id = int(obj["current-schema-id"])
@@ -164,6 +179,7 @@ def _parse(obj: dict[str, Any], version: int) -> TableMetadata:
     current_snapshot = obj.get("current-snapshot-id")
     if current_snapshot in (-1, None):
         current_snapshot = None
+    has_data, data_origin = from_snapshot(current_snapshot, _total_records(obj, current_snapshot))
     props = obj.get("properties") or {}
     if not isinstance(props, dict):
         raise ValueError("properties is not an object")
@@ -182,7 +198,8 @@ def _parse(obj: dict[str, Any], version: int) -> TableMetadata:
         table_uuid=obj.get("table-uuid"),
         snapshots=snapshots,
         current_snapshot_id=current_snapshot,
-        has_data=bool(snapshots),
+        has_data=has_data,
+        data_origin=data_origin,
         refs=MappingProxyType(
             {str(k): str(v.get("type", "branch")) for k, v in (obj.get("refs") or {}).items() if isinstance(v, dict)}
             or ({"main": "branch"} if current_snapshot is not None else {})

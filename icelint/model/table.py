@@ -321,7 +321,8 @@ class TableMetadata:
     table_uuid: str | None = None
     snapshots: tuple[Snapshot, ...] = ()
     current_snapshot_id: int | None = None
-    has_data: bool = False  # a snapshot exists (from metadata), or rows were written by the scripts
+    has_data: bool = False  # holds rows: see `model/data.py` for when icelint presumes it and when it proves it empty
+    data_origin: Any = None  # why (`model.data.DataOrigin`): said in every data-dependent message
     refs: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # branch/tag name → type
 
     @cached_property

@@ -17,8 +17,9 @@ from icelint.model.diff import SchemaDiff
 from icelint.model.diff import diff as schema_diff
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, SortOrder, TableMetadata
 from icelint.model.types import V3_ONLY, ListType, MapType, NestedField, PrimitiveType, StructType, Type, children, walk
-from icelint.replay import dml
+
 from icelint.replay import names as name_index
+from icelint.replay import deploy, dml
 from icelint.replay import partitioning as pt
 from icelint.replay import spark_types as sp
 from icelint.replay.errors import ReplayError
@@ -77,7 +78,10 @@ class ReplayResult:
 
 
 class Replay:
-    def __init__(self, initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False) -> None:
+    def __init__(
+        self, initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False, deployments: deploy.Deployments | None = None
+    ) -> None:
+        self.deployments, self._epoch = deployments, None  # data appears between deployments (replay/deploy.py)
         self.initial = {table_key(k): v for k, v in (initial or {}).items()}
         self.tables: dict[str, TableMetadata | None] = dict(self.initial)
         self.unknown: set[str] = set()
@@ -101,6 +105,8 @@ class Replay:
 
     def apply(self, step: ch.Step) -> Outcome:
         self._diff: SchemaDiff | None = None
+        if self.deployments is not None:
+            self._epoch = deploy.cross(self.deployments, step, self._epoch, self.tables)
         if isinstance(step, ch.SessionConfig):
             if step.key.lower() == "spark.sql.casesensitive" and step.value is not None:
                 self.case_sensitive = step.value.strip().strip("'\"").lower() == "true"
@@ -134,7 +140,10 @@ class Replay:
     def _commit(self, key: str, meta: TableMetadata | None, step: ch.Commit) -> TableMetadata | None:
         first = step.changes[0] if step.changes else None
         if isinstance(first, ch.CreateTable):
-            return self._create(key, meta, first, step)
+            out = self._create(key, meta, first, step)
+            if out is None or out is meta:
+                return out
+            return deploy.created(out, step) if meta is None else deploy.emptied(out, step, "REPLACE TABLE")
         if isinstance(first, ch.DropTable):
             if meta is None and not first.if_exists:
                 raise _not_found(step)
@@ -180,9 +189,7 @@ class Replay:
             dml.check_row_level(c.kind, meta)
             if c.sql is not None:
                 dml.check_insert(c.sql, _quoted(step.table), meta, self.case_sensitive)
-            if c.kind.startswith("truncate"):  # the current snapshot no longer holds any row
-                return meta.evolve(has_data=False) if meta.has_data else meta
-            return meta if meta.has_data else meta.evolve(has_data=True)
+            return deploy.written(meta, c, step)  # TRUNCATE empties the current snapshot
         return meta  # CallProcedure, NoEffect
 
     def _ref(self, meta: TableMetadata, c: ch.RefChange) -> TableMetadata:

@@ -59,10 +59,14 @@ class TableHistory:
         self.added_at: dict[int, int] = {}  # field ids added by the scripts → statement index
         self.last_write = -1  # statement index of the last INSERT/UPDATE/DELETE/MERGE on the table
 
-    def unwritten_since_added(self, field_id: int) -> bool:
-        """Added by these scripts and no row written since: old rows read NULL in it."""
+    def unwritten_since_added(self, field_id: int, meta: TableMetadata | None = None) -> bool:
+        """Added by these scripts and no row written since (by the scripts, or presumed at a deployment
+        of `meta`'s history, `model/data.py`): old rows read NULL in it."""
         added = self.added_at.get(field_id)
-        return added is not None and self.last_write < added
+        if added is None:
+            return False
+        origin = meta.data_origin if meta is not None and meta.has_data else None
+        return max(self.last_write, origin.index if origin is not None else -1) < added
 
     @classmethod
     def from_metadata(cls, meta: TableMetadata) -> TableHistory:

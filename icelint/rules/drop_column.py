@@ -1,8 +1,11 @@
 """Dropping a column that holds data.
 
 ## What it does
-Flags `DROP COLUMN(S)` on a table that has data files (a snapshot in its metadata, or rows written
-by the scripts), or whose contents are unknown.
+Flags `DROP COLUMN(S)` on a table that holds data: its current snapshot has rows, the scripts wrote
+it, or it existed at a deployment (an applied migration, or an earlier file of a folder checked
+without a state: pipelines write tables between deployments). Only a table icelint can prove empty
+is left alone: created in the same pending batch with nothing written since, or a state whose
+current snapshot is absent or holds 0 records.
 
 ## Why is this bad?
 The values stay in the data files, but no current reader can see them any more: only time travel
@@ -32,6 +35,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules import _help_columns
+from icelint.model.data import describe
 from icelint.rules._base import Rule, RuleContext, has_data
 
 
@@ -51,7 +55,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.finding(
             RULE,
             f"`{ctx.table_name}`: dropping `{name}` (field id {f.id}) hides its values in every existing data file from "
-            "current readers; only time travel to older snapshots still shows them",
+            f"current readers; only time travel to older snapshots still shows them; {describe(ctx.before)}",
             _help_columns.drop_aside_help(ctx, f.id),
             span=c.span,
             column=name,

@@ -1,9 +1,14 @@
 """Re-adding a column name that belonged to a dropped column: old values become invisible.
 
 ## What it does
-Flags `ADD COLUMN x` (and `ADD COLUMNS`, `REPLACE COLUMNS`, renames into a freed name) when the name
-`x` was last held by a column that has since been dropped: in this migration, in an earlier file of
-the folder, or in an older schema of the table's metadata.
+Flags `ADD COLUMN x` (and `ADD COLUMNS`, `REPLACE COLUMNS`, and renaming a column nothing has written
+into the freed name) when the name `x` was last held by a column that has since been dropped: in this
+migration, in an earlier file of the folder, or in an older schema of the table's metadata, on a table
+that holds data. A table holds data unless icelint can prove it empty: its current snapshot has rows,
+the scripts wrote it, or it existed at a deployment (an applied migration, or an earlier file of a
+folder checked without a state: pipelines write tables between deployments). The same statements on
+a table proven empty are `drop-then-add-empty` (ICE015); renaming a backfilled column into the freed
+name is `rename-into-dropped-name` (ICE016).
 
 ## Why is this bad?
 Iceberg binds columns by field id, not by name. The re-added column gets a new field id, so every
@@ -35,15 +40,37 @@ migration. To keep the same type, a rename alone is enough: it is metadata-only 
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.model.data import describe
 from icelint.rules import _help_columns, _positions
-from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext, has_data
+from icelint.rules._base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
+
+DATA, EMPTY, RENAME = "data", "empty", "rename"  # which rule a re-use of a freed name belongs to
 
 
-def check(ctx: RuleContext) -> Iterator[Finding]:
+class Readd(NamedTuple):
+    """A name that a dropped field held, taken by a new field or by a rename (one per path)."""
+
+    kind: str  # DATA (ICE001), EMPTY (ICE015), RENAME (ICE016)
+    path: tuple[str, ...]
+    field_id: int
+    is_new: bool  # added (or re-added by REPLACE COLUMNS); False: renamed into the name
+    old: FormerField
+    replacing: bool
+
+
+def readds(ctx: RuleContext) -> list[Readd]:
+    """Every freed name this step re-uses, classified (computed once per step for the three rules)."""
+    cached = ctx.__dict__.get("_readds")
+    if cached is None:
+        cached = ctx.__dict__["_readds"] = list(_readds(ctx))
+    return cached
+
+
+def _readds(ctx: RuleContext) -> Iterator[Readd]:
     if not ctx.accepted or ctx.before is None or ctx.after is None:
         return
     before, after = ctx.before.schema, ctx.after.schema
@@ -54,7 +81,6 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     added_paths = {p for p, _ in d.added}
     replacing = any(isinstance(c, ch.ReplaceColumns) for c in ctx.changes)
     data = has_data(ctx.after)
-    severity = Severity.WARNING if data is False else Severity.ERROR
     for path, f, is_new in candidates:
         dotted = ".".join(path)
         if len(path) > 1 and path[:-1] in added_paths:
@@ -63,52 +89,19 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if replacing:
             old = before.find(path, case_sensitive=False)
             if old is not None and after.field_by_id(old.id) is None:
-                holders = [h for h in holders if h.field_id != old.id] + [_holder(old.id, dotted, "by this statement")]
+                holders = [h for h in holders if h.field_id != old.id] + [FormerField(old.id, dotted, "by this statement")]
         if not holders:
             continue
-        old = holders[-1]
-        span = _span_for(ctx, path) or _positions.change_span(ctx, path) or ctx.step.span
-        table = ctx.table_name
         if is_new:
-            lost = (
-                "the table holds no data yet, so nothing is lost now"
-                if data is False
-                else f"existing data files keep their values under field id {old.field_id}, which the current schema no "
-                f"longer has: every existing row reads NULL in `{dotted}` at the current snapshot (the values stay "
-                "visible only to time travel)"
-            )
-            msg = (
-                f"`{table}`: this re-adds `{dotted}` as field id {f.id}, but `{old.path}` was field id {old.field_id} "
-                f"(dropped {old.where}); {lost}"
-            )
-        elif ctx.history.unwritten_since_added(f.id) and data is not False:
-            prev = before.name_of(f.id)
-            msg = (
-                f"`{table}`: this renames `{prev}` (field id {f.id}) into `{dotted}`, a name that belonged to field id "
-                f"{old.field_id} (dropped {old.where}); `{prev}` was added by these migrations and nothing has written "
-                f"it since, so every existing row reads NULL in `{dotted}` (field id {old.field_id}'s values stay "
-                "visible only to time travel)"
-            )
+            kind = EMPTY if data is False else DATA
+        elif ctx.history.unwritten_since_added(f.id, ctx.before) and data is not False:
+            kind = DATA
         else:
-            # renaming a (backfilled) column into the freed name is the usual replacement recipe: the name
-            # now shows another column's values, and the dropped column's own values only for time travel
-            severity = Severity.WARNING
-            msg = (
-                f"`{table}`: this renames field id {f.id} into `{dotted}`, a name that belonged to field id "
-                f"{old.field_id} (dropped {old.where}): readers of `{dotted}` now see field id {f.id}'s values, and "
-                f"field id {old.field_id}'s values stay visible only to time travel"
-            )
-        help_ = _help_columns.replace_columns_help(ctx) if replacing else _help_columns.readd_help(ctx, path, f.id, old, is_new)
-        yield ctx.finding(RULE, msg, help_, span=span, column=dotted, field_id=f.id, severity=severity)
+            kind = RENAME
+        yield Readd(kind, path, f.id, is_new, holders[-1], replacing)
 
 
-def _holder(field_id: int, path: str, where: str):
-    from icelint.rules._base import FormerField
-
-    return FormerField(field_id, path, where)
-
-
-def _span_for(ctx: RuleContext, path: tuple[str, ...]):
+def span_for(ctx: RuleContext, path: tuple[str, ...]):
     low = tuple(p.lower() for p in path)
     for c in ctx.changes:
         if isinstance(c, ch.AddColumn) and tuple(p.lower() for p in c.column.path) == low:
@@ -117,7 +110,40 @@ def _span_for(ctx: RuleContext, path: tuple[str, ...]):
             for col in c.columns:
                 if tuple(p.lower() for p in col.path) == low:
                     return col.span
-    return None
+    return _positions.change_span(ctx, path) or ctx.step.span
+
+
+def readd_help(ctx: RuleContext, r: Readd) -> str:
+    if r.replacing:
+        return _help_columns.replace_columns_help(ctx)
+    return _help_columns.readd_help(ctx, r.path, r.field_id, r.old, r.is_new)
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    for r in readds(ctx):
+        if r.kind != DATA:
+            continue
+        dotted = ".".join(r.path)
+        old = r.old
+        table = ctx.table_name
+        why = describe(ctx.after)
+        if r.is_new:
+            msg = (
+                f"`{table}`: this re-adds `{dotted}` as field id {r.field_id}, but `{old.path}` was field id {old.field_id} "
+                f"(dropped {old.where}); existing data files keep their values under field id {old.field_id}, which the "
+                f"current schema no longer has: every existing row reads NULL in `{dotted}` at the current snapshot (the "
+                f"values stay visible only to time travel); {why}"
+            )
+        else:
+            prev = ctx.before.schema.name_of(r.field_id) if ctx.before is not None else None
+            msg = (
+                f"`{table}`: this renames `{prev}` (field id {r.field_id}) into `{dotted}`, a name that belonged to field id "
+                f"{old.field_id} (dropped {old.where}); `{prev}` was added by these migrations and nothing has written "
+                f"it since, so every existing row reads NULL in `{dotted}` (field id {old.field_id}'s values stay "
+                f"visible only to time travel); {why}"
+            )
+        span = span_for(ctx, r.path)
+        yield ctx.finding(RULE, msg, readd_help(ctx, r), span=span, column=dotted, field_id=r.field_id)
 
 
 RULE = Rule("ICE001", "drop-then-add", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

@@ -92,3 +92,28 @@ def test_pre_commit_fails_on_a_bad_migration_and_passes_with_a_suppression(hook_
     git(project, "add", "README.md")
     r = pre_commit(project, home, "run")
     assert r.returncode == 0 and re.search(r"^icelint\.+\(no files to check\)Skipped$", r.stdout, re.M), r.stdout
+
+
+def test_pre_commit_fails_when_an_applied_migration_without_insert_gets_a_column_re_added(hook_repo, tmp_path: Path) -> None:
+    """The README's headline trap as users meet it: V1 only creates the table (pipelines write it), V2 drops
+    and re-adds a column. The applied V1 is a deployment, so the table is presumed to hold data: an error."""
+    src, rev = hook_repo
+    project = tmp_path / "project"
+    config = yaml.safe_load(recipe("pre-commit"))
+    config["repos"][0]["repo"] = str(src)
+    config["repos"][0]["rev"] = rev
+    write(project, ".pre-commit-config.yaml", yaml.safe_dump(config, sort_keys=False))
+    write(project, "pyproject.toml", '[project]\nname = "lake"\n\n[tool.icelint]\nmigrations = "migrations"\n')
+    write(project, "migrations/V1__create.sql", "CREATE TABLE db.events (id bigint, payload string) USING iceberg;\n")
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "V1")
+    write(project, "migrations/V2__payload_as_binary.sql", DROP + READD)
+    git(project, "add", "migrations/V2__payload_as_binary.sql")
+    r = pre_commit(project, tmp_path / "pre-commit-home", "run")
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out
+    assert re.search(r"^icelint\.+Failed$", out, re.M), out
+    assert "migrations/V2__payload_as_binary.sql:2:34: ICE001 [error]" in out, out
+    assert "presumed to hold data: it was created by an applied migration migrations/V1__create.sql" in out
+    assert "Checked 1 file (and 1 as context), 2 statements: 1 error, 1 warning." in out, out

@@ -66,8 +66,9 @@ def summary_line() -> str | None:
     cats = ", ".join(f"{c}={by_category[c]}" for c in CATEGORIES if by_category[c]) or "none"
     end = _finished[-1] if _finished else time.monotonic()
     elapsed = f" in {end - _started[0]:.0f}s" if _started else ""
+    cases = len({v.case.split(" [")[0] for v in VERDICTS})
     return (
-        f"differential: {len(VERDICTS)} cases, {statements} statements ({accepted} accepted, "
+        f"differential: {cases} cases ({len(VERDICTS)} verdicts: one per workflow mode), {statements} statements ({accepted} accepted, "
         f"{statements - accepted} rejected), {agreements} agreements, {total} disagreements "
         f"({cats}){elapsed}"
     )

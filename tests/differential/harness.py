@@ -28,13 +28,17 @@ own. After each accepted statement, for every table whose metadata changed:
 * **health**: (1) *read*: the projection above, with Spark's default ``caseSensitive=false``,
   references every column by name and returns ``*``; (2) *write*: ``INSERT INTO t VALUES (...)``
   one row with a non-null literal for every field of the current schema; (3) *time travel*:
-  ``SELECT * FROM t VERSION AS OF <first snapshot of the setup>``. A check that passed before
+  ``SELECT * FROM t VERSION AS OF <s>`` for every snapshot ``s`` of the setup, oldest first (an
+  older partition source can break the reads of some snapshots and not of others). A check that passed before
   and fails now is charged to the statement. After DML (INSERT/UPDATE/DELETE/MERGE/TRUNCATE)
   the schema, specs and properties are unchanged, so only the read runs (it re-bases the counts).
   Counts are tracked across the health-check INSERTs (each adds one non-null value to every field).
 
 What icelint does (:func:`run_in_icelint`): the same migration files (same paths, so lines match)
-are linted in-process against the copied setup metadata.
+are linted in-process against the copied setup metadata. That is the ``state`` workflow mode; the
+suite also runs icelint as pre-commit does (the setup's DDL as an applied migration, no state) and
+on the whole folder (no state), and judges each mode against the same Spark run: see
+``tests/differential/modes.py`` for the modes and what each cannot know.
 
 :func:`judge` then asserts, per statement (a finding belongs to a statement when it is in the
 statement's file and line range):
@@ -317,6 +321,7 @@ class TableTrack:
     rows: int = 0
     fields: dict[int, FieldInfo] = field(default_factory=dict)  # current schema
     first_snapshot: int | None = None
+    snapshots: list[int] = field(default_factory=list)  # every snapshot of the setup, oldest first
     healthy: dict[str, bool] = field(default_factory=lambda: {"read": True, "write": True, "time travel": True})
     original_ids: set[int] = field(default_factory=set)  # field ids of the setup (current and dropped)
     # last observation of every original field id: id → (path key, dotted path, non-null values)
@@ -439,14 +444,11 @@ class SparkOracle:
         return None
 
     def time_travel_check(self, track: TableTrack) -> str | None:
-        if track.first_snapshot is None:
-            return None
-        try:
-            self._with_case_sensitive(
-                False, lambda: self.sql(f"SELECT * FROM {track.name} VERSION AS OF {track.first_snapshot}")
-            )
-        except Exception as exc:  # noqa: BLE001 - Spark rejections arrive as many types
-            return spark_error(exc)
+        for snapshot in track.snapshots or ([track.first_snapshot] if track.first_snapshot is not None else []):
+            try:
+                self._with_case_sensitive(False, lambda: self.sql(f"SELECT * FROM {track.name} VERSION AS OF {snapshot}"))
+            except Exception as exc:  # noqa: BLE001 - Spark rejections arrive as many types
+                return f"snapshot {snapshot}: {spark_error(exc)}" if snapshot != track.first_snapshot else spark_error(exc)
         return None
 
     def remember(self, track: TableTrack) -> None:
@@ -528,7 +530,8 @@ class SparkOracle:
                 meta.get("snapshots") or [], key=lambda s: (s.get("sequence-number", 0), s.get("timestamp-ms", 0))
             )
             track = TableTrack(
-                table, self.version(table), True, first_snapshot=snaps[0]["snapshot-id"] if snaps else None
+                table, self.version(table), True, first_snapshot=snaps[0]["snapshot-id"] if snaps else None,
+                snapshots=[s["snapshot-id"] for s in snaps],
             )
             read = self.observe(track, meta)
             empty = [track.fields[i].dotted for i, n in track.counts.items() if n == 0]
@@ -806,16 +809,20 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="icelint-diff-") as tmp:
         oracle = SparkOracle(Path(tmp) / "warehouse")
         try:
+            from tests.differential.modes import run_case_modes
+
             for case in cases:
-                srun, lint, verdict = run_case(oracle, case, Path(tmp) / "work" / case.name)
+                srun, modes = run_case_modes(oracle, case, Path(tmp) / "work" / case.name)
+                lint, verdict = modes["state"]
                 print(f"== {case.name} ({verdict.seconds:.1f}s)")
                 for st in srun.statements:
                     mine = [f for f in lint.findings if f.path == str(st.path) and st.line <= f.line <= st.end_line]
                     print(
                         f"  {st.where} [{st.seconds:.2f}s] {st.first_line}\n     Spark: {st.spark_outcome}\n     icelint: {describe(mine)}"
                     )
-                for d in verdict.disagreements:
-                    print("  " + str(d).replace("\n", "\n  "))
+                for mode, (_, v) in modes.items():
+                    for d in v.disagreements:
+                        print(f"  [{mode}] " + str(d).replace("\n", "\n  "))
         finally:
             oracle.stop()
     return 0

@@ -1,7 +1,8 @@
 """Per-rule case files: lint each with only its folder's rule and compare findings with the markers.
 
 Layout: `fixtures/rules/<CODE>/<case>.sql`, or a folder `fixtures/rules/<CODE>/<case>/` holding several
-files read in migration-tool order (`V1__a.sql`, `V2__b.sql`, ...), as `icelint check <folder>` reads them.
+files read in migration-tool order (`V1__a.sql`, `V2__b.sql`, ...), as `icelint check <folder>` reads them
+(without a `-- metadata:` state, each file of a folder is a deployment: tables hold data after it).
 
 Markers, in SQL comments:
 - `-- expect: ICE001` at the end of the line where a finding must start (the finding's `line`); several
@@ -33,6 +34,7 @@ from pathlib import Path
 import pytest
 
 from icelint.discovery import discover
+from icelint.pending import deployments, make_plan
 from icelint import suppress
 from icelint.pipeline import parse_sources, replay
 from icelint.rules import ALL_RULES, get
@@ -125,6 +127,8 @@ def lint_case(case: Case):
 
     sources, maps = placeholders.prepare([SourceFile.read(f) for f in case.files], case.vars)
     parsed = parse_sources(sources)
+    if case.path.is_dir() and not case.metadata:  # `icelint check <folder>` with no state: each file is deployed
+        parsed.deployments = deployments(make_plan([str(case.path)]))
     states = load_states(StateOptions(metadata=case.metadata)).assign(parsed.referenced_tables, parsed.created_tables)
     outcome = placeholders.lint(replay(parsed, states), rules, maps)
     pending = [f for f in case.files if f not in case.context]

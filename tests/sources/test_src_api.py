@@ -89,3 +89,14 @@ def test_lint_attribute_is_both_the_api_and_the_engine_module():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=FIX.parent.parent)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_a_folder_without_state_is_deployed_file_by_file(tmp_path):
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "V1__create.sql").write_text("CREATE TABLE db.e (id bigint, p string) USING iceberg;\n")
+    (tmp_path / "m" / "V2__readd.sql").write_text("ALTER TABLE db.e DROP COLUMN p;\nALTER TABLE db.e ADD COLUMN p binary;\n")
+    by_rule = {f.rule: f for f in icelint.lint(tmp_path / "m")}
+    assert by_rule["ICE001"].severity.value == "error" and "presumed to hold data" in by_rule["ICE001"].message
+    # the same files named one by one are one batch: the table is provably empty
+    files = [tmp_path / "m" / "V1__create.sql", tmp_path / "m" / "V2__readd.sql"]
+    assert sorted(f.rule for f in icelint.lint(files)) == ["ICE015"]

@@ -1,0 +1,137 @@
+"""The three workflow modes of the differential suite: one Spark run, icelint run three ways.
+
+Users run icelint in three ways, and each must reach the same *error* verdicts as Spark:
+
+* ``state``: the metadata.json Spark wrote after ``setup.sql`` is the table state (``--metadata``);
+  this is :func:`tests.differential.harness.run_in_icelint`.
+* ``pre-commit``: no state. A project with ``[tool.icelint] migrations = "migrations"`` holds the
+  setup as an *applied* migration, ``migrations/V0__setup.sql``: ``setup.sql`` with its INSERT
+  statements removed (migrations rarely write rows; pipelines do, between deployments). The case's
+  migration files are the pending files named on the command line, as pre-commit passes them.
+* ``folder``: no state. The whole folder is named: ``V0__setup.sql`` (the same DDL) followed by the
+  case's migration files, copied as ``V1__<name>.sql``, ``V2__<name>.sql``, ... (same lines), so
+  that every file boundary is a deployment.
+
+The icelint side runs the way a user runs it: ``icelint check ... --config <project>/pyproject.toml
+--format json`` through click in this process (the code path of the command line, findings as the
+JSON report gives them). The findings are then judged against the one Spark run exactly as in the
+``state`` mode (:func:`tests.differential.harness.judge`). What a mode legitimately cannot know,
+and so is not judged there:
+
+* findings on ``V0__setup.sql`` in the ``folder`` mode: the setup is not under review in any mode
+  (Spark accepted every setup statement by construction), so they are dropped before judging;
+* the final state is compared in every mode on the keys of :data:`harness.COMPARED`, none of which
+  depends on snapshots; in the two modes without a state it is the replay of the same plan the
+  command builds (``pending.make_plan`` → ``parse_plan`` → ``deployments`` → ``replay``), since
+  ``icelint check`` prints findings, not states.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from tests.differential.harness import Case, IcelintRun, SparkOracle, SparkRun, Verdict, judge, run_in_icelint
+from tests.oracle.spark import split_statements
+
+MODES = ("state", "pre-commit", "folder")
+SETUP_NAME = "V0__setup.sql"
+CONFIG = '[project]\nname = "lake"\n\n[tool.icelint]\nmigrations = "migrations"\n'
+
+
+def setup_ddl(case: Case) -> str:
+    """``setup.sql`` without its INSERT statements: what an applied migration file holds."""
+    kept = [text for _, text in split_statements(case.setup.read_text()) if not text.lstrip().upper().startswith("INSERT")]
+    return "".join(f"{text};\n" for text in kept)
+
+
+def _project(root: Path, case: Case) -> Path:
+    if root.exists():
+        shutil.rmtree(root)
+    (root / "migrations").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(CONFIG)
+    (root / "migrations" / SETUP_NAME).write_text(setup_ddl(case))
+    return root
+
+
+def _real(p: str | Path) -> str:
+    return os.path.normcase(os.path.realpath(p))
+
+
+def icelint_check(args: list[str], config: Path) -> list[Any]:
+    """`icelint check ARGS --config CONFIG --format json`, in this process; the reported findings."""
+    from click.testing import CliRunner
+
+    from icelint.cli import main
+    from icelint.findings import Severity
+
+    result = CliRunner().invoke(main, ["check", *args, "--config", str(config), "--format", "json"])
+    if result.exit_code not in (0, 1):
+        raise AssertionError(f"icelint check {' '.join(args)} exited {result.exit_code}: {result.output}{result.exception!r}")
+    report = json.loads(result.stdout)
+    return [
+        SimpleNamespace(
+            rule=f["rule"], severity=Severity(f["severity"]), path=f["path"], line=f["line"], message=f["message"]
+        )
+        for f in report["findings"]
+    ]
+
+
+def _replayed(args: list[str], config: Path) -> tuple[dict[str, dict | None], set[str]]:
+    """The final states of the plan `icelint check ARGS` builds, replayed without a state."""
+    from icelint.config import load_config
+    from icelint.pending import deployments, make_plan, parse_plan
+    from icelint.pipeline import replay
+
+    cfg = load_config(explicit=str(config))
+    plan = make_plan(args, migrations=cfg.migrations, order=cfg.order)
+    parsed = parse_plan(plan)
+    parsed.deployments = deployments(plan)
+    run = replay(parsed, None)
+    return {k: (v.to_json() if v is not None else None) for k, v in run.result.tables.items()}, set(run.result.unknown)
+
+
+def run_pre_commit(case: Case, workdir: Path) -> IcelintRun:
+    project = _project(workdir / "pre-commit", case)
+    args = [str(p) for p in case.migration_files]
+    findings = icelint_check(args, project / "pyproject.toml")
+    tables, unknown = _replayed(args, project / "pyproject.toml")
+    return IcelintRun(findings, tables, unknown)
+
+
+def run_folder(case: Case, workdir: Path) -> IcelintRun:
+    project = _project(workdir / "folder", case)
+    originals: dict[str, str] = {}
+    for i, src in enumerate(case.migration_files, start=1):
+        copy = project / "migrations" / f"V{i}__{src.stem.replace('.', '_')}.sql"
+        shutil.copyfile(src, copy)
+        originals[_real(copy)] = str(src)
+    args = [str(project / "migrations")]
+    findings = []
+    for f in icelint_check(args, project / "pyproject.toml"):
+        original = originals.get(_real(f.path))
+        if original is not None:  # V0__setup.sql is not under review (see the module docstring)
+            f.path = original
+            findings.append(f)
+    tables, unknown = _replayed(args, project / "pyproject.toml")
+    return IcelintRun(findings, tables, unknown)
+
+
+def run_case_modes(oracle: SparkOracle, case: Case, workdir: Path) -> tuple[SparkRun, dict[str, tuple[IcelintRun, Verdict]]]:
+    """Spark once, then icelint in each mode, each judged against the same Spark run."""
+    spark = oracle.run(case, workdir)
+    out: dict[str, tuple[IcelintRun, Verdict]] = {}
+    for mode, lint in (
+        ("state", lambda: run_in_icelint(case, spark.setup_metadata)),
+        ("pre-commit", lambda: run_pre_commit(case, workdir)),
+        ("folder", lambda: run_folder(case, workdir)),
+    ):
+        run = lint()
+        verdict = judge(case, spark, run)
+        verdict.case = f"{case.name} [{mode}]"
+        out[mode] = (run, verdict)
+    return spark, out

@@ -8,9 +8,11 @@ in migrations); anything else (`INSERT ... SELECT`, expressions) is passed over 
 
 from __future__ import annotations
 
+from icelint import changes as ch
 from icelint.model.table import TableMetadata
 from icelint.model.types import NestedField
 from icelint.replay import spark_types as sp
+from icelint.replay.common import quoted
 from icelint.replay.errors import ReplayError
 
 _NUMERIC = {"byte", "short", "int", "long", "float", "double", "decimal"}
@@ -22,6 +24,18 @@ _ASSIGNABLE = {
     "timestamp": {"timestamp", "timestamp_ntz", "date", "string"},
 }
 _ROW_LEVEL = {"delete": "write.delete.mode", "update": "write.update.mode", "merge": "write.merge.mode"}
+
+
+class DmlMixin:
+    """INSERT / UPDATE / DELETE / MERGE / TRUNCATE: the checks Spark runs, and whether the table holds rows (a mixin of `Replay`)."""
+
+    def _write_data(self, meta: TableMetadata, c: ch.WriteData, step: ch.Commit) -> TableMetadata:
+        check_row_level(c.kind, meta)
+        if c.sql is not None:
+            check_insert(c.sql, quoted(step.table), meta, self.case_sensitive)
+        if c.kind.startswith("truncate"):  # the current snapshot no longer holds any row
+            return meta.evolve(has_data=False) if meta.has_data else meta
+        return meta if meta.has_data else meta.evolve(has_data=True)
 
 
 def check_row_level(kind: str, meta: TableMetadata) -> None:

@@ -25,7 +25,7 @@ def lower_files(files: Iterable[ast.ParsedFile], texts: dict[str, str] | None = 
             step = lower_statement(stmt, next(counter))
             if text is not None and isinstance(stmt, ast.Other) and isinstance(step, ch.Commit):
                 change = step.changes[0]
-                if isinstance(change, ch.WriteData) and change.kind == "insert":
+                if isinstance(change, ch.WriteData) and change.kind in ("insert", "update", "delete", "merge"):
                     step = step._replace(changes=(change._replace(sql=text[stmt.span.start : stmt.span.end]),))
             out.append(step)
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from icelint.rules import (
     acting_table_property,
     case_sensitive_session,
+    create_if_not_exists_differs,
     create_or_replace_table,
     drop_column,
     drop_then_add,
@@ -38,6 +39,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         rename_column,
         acting_table_property,
         nested_change,
+        create_if_not_exists_differs,
         unused_suppression,
     )
 )

@@ -124,6 +124,7 @@ class CreateTable(NamedTuple):
     if_not_exists: bool
     as_select: bool
     span: Span
+    options: tuple[tuple[str, str], ...] = ()  # OPTIONS (...): checked for Spark's reserved keys
 
 
 class DropTable(NamedTuple):
@@ -213,6 +214,7 @@ class RefChange(NamedTuple):
     name: str
     if_exists: bool
     span: Span
+    snapshot_id: str | None = None  # AS OF VERSION n
 
 
 class NoEffect(NamedTuple):

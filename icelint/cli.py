@@ -97,12 +97,15 @@ def _state_sources(metadata: Sequence[str], sources, cfg=None):
               help="The migrations folder: its files that are not being checked are context (history).")
 @click.option("--order", type=click.Choice(["flyway", "natural", "lexicographic"]), default=None,
               help="How files in a folder are ordered.  [default: flyway]")
+@click.option("--catalog-kind", type=click.Choice(["iceberg", "session"]), default=None,
+              help="Spark's catalog: iceberg (SparkCatalog: every table is Iceberg) or session (SparkSessionCatalog: "
+                   "USING parquet makes a Spark table).  [default: iceberg]")
 @click.option("--config", "config_file", metavar="FILE",
               help="Read [tool.icelint] from FILE instead of the nearest pyproject.toml.")
 @click.option("--show-config", is_flag=True, help="Print the effective configuration and exit.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the finding lines and the summary.")
 def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore, since, migrations, order,
-          config_file, show_config, quiet, sources=None) -> None:
+          catalog_kind, config_file, show_config, quiet, sources=None) -> None:
     """Report every statement that would fail or damage data.
 
     PATHS are the files under review (folders: all their .sql files); without PATHS, the configured
@@ -111,7 +114,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     from icelint.config import load_config
 
     cfg = load_config(explicit=config_file).with_flags(
-        select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations
+        select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations, catalog_kind=catalog_kind
     )
     fmt = fmt or _default_format()
     if show_config:
@@ -149,7 +152,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         initial = None
 
     def lint_steps(steps) -> list:
-        run = replay(Parsed(parsed.sources, parsed.files, list(steps)), initial)
+        run = replay(Parsed(parsed.sources, parsed.files, list(steps)), initial, catalog_kind=cfg.catalog_kind)
         return only_pending(lint_run(run, rules), run, plan)
 
     findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays

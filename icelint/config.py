@@ -9,6 +9,7 @@ order = "flyway"                   # flyway | natural | lexicographic (see iceli
 select = ["ICE001", "drop-column-with-data"] # codes or names; default: every rule
 ignore = ["ICE013"]
 fail-on = "error"                  # error | warning | info
+catalog-kind = "iceberg"           # iceberg (SparkCatalog) | session (SparkSessionCatalog)
 catalog = "prod"                   # state sources, handed to the state loaders
 warehouse = "warehouse/"
 metadata = { "db.events" = "snapshots/db.events.metadata.json" }
@@ -58,7 +59,9 @@ KEYS: dict[str, str] = {
     "metadata": _TABLE_STR,
     "table-dirs": _TABLE_STR,
     "table-uuid": _STR,
+    "catalog-kind": _STR,
 }
+CATALOG_KINDS = ("iceberg", "session")  # Iceberg's SparkCatalog, or SparkSessionCatalog
 STATE_KEYS = ("catalog", "warehouse", "metadata", "table-dirs", "table-uuid")  # read by icelint.sources.options
 
 
@@ -78,6 +81,7 @@ class Config:
     metadata: tuple[tuple[str, str], ...] = ()  # (table, path or URI), sorted by table
     table_dirs: tuple[tuple[str, str], ...] = ()  # (table, directory), sorted by table
     table_uuid: str | None = None
+    catalog_kind: str = "iceberg"
 
     # ------------------------------------------------------------------ merging the flags
     def with_flags(
@@ -88,6 +92,7 @@ class Config:
         fail_on: str | None = None,
         order: str | None = None,
         migrations: str | None = None,
+        catalog_kind: str | None = None,
     ) -> Config:
         """Flags win: a flag that was given replaces the configured value."""
         out = self
@@ -101,6 +106,8 @@ class Config:
             out = replace(out, order=order)
         if migrations:
             out = replace(out, migrations=Path(migrations))
+        if catalog_kind:
+            out = replace(out, catalog_kind=catalog_kind)
         return out
 
     # ------------------------------------------------------------------ what the check uses
@@ -163,6 +170,7 @@ class Config:
             "metadata": dict(self.metadata),
             "table-dirs": dict(self.table_dirs),
             "table-uuid": self.table_uuid,
+            "catalog-kind": self.catalog_kind,
         }
 
 
@@ -241,6 +249,10 @@ def parse_section(section: Any, path: Path) -> Config:
         if section["order"] not in ORDERS:
             raise ConfigError(f"{key('order')} must be one of {', '.join(ORDERS)}, not {section['order']!r}")
         kw["order"] = section["order"]
+    if "catalog-kind" in section:
+        if section["catalog-kind"] not in CATALOG_KINDS:
+            raise ConfigError(f"{key('catalog-kind')} must be one of {', '.join(CATALOG_KINDS)}, not {section['catalog-kind']!r}")
+        kw["catalog_kind"] = section["catalog-kind"]
     if "fail-on" in section:
         if section["fail-on"] not in SEVERITIES:
             raise ConfigError(f"{key('fail-on')} must be one of {', '.join(SEVERITIES)}, not {section['fail-on']!r}")

@@ -113,6 +113,7 @@ def _(stmt: ast.CreateTable, index: int) -> ch.Step:
         if_not_exists=stmt.if_not_exists,
         as_select=stmt.as_select,
         span=stmt.span,
+        options=stmt.options,
     )
     return ch.Commit(stmt.table.dotted, stmt.table.span, (change,), stmt.span, index)
 
@@ -178,6 +179,6 @@ def _lower_action(a: ast.AlterAction, span) -> Iterator[ch.TableChange]:  # noqa
     elif isinstance(a, ast.DropIdentifierFields):
         yield ch.DropIdentifierFields(tuple(p.parts for p in a.paths), tuple(p.span for p in a.paths), span)
     elif isinstance(a, ast.BranchOrTag):
-        yield ch.RefChange(a.verb, a.kind, a.name, a.if_exists, span)
+        yield ch.RefChange(a.verb, a.kind, a.name, a.if_exists, span, a.snapshot_id)
     else:  # pragma: no cover
         raise TypeError(f"cannot lower {type(a).__name__}")

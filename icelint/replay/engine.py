@@ -65,13 +65,16 @@ class ReplayResult:
 
 
 class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
-    def __init__(self, initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False) -> None:
+    def __init__(
+        self, initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False, catalog_kind: str = "iceberg"
+    ) -> None:
         self.initial = {table_key(k): v for k, v in (initial or {}).items()}
         self.tables: dict[str, TableMetadata | None] = dict(self.initial)
         self.unknown: set[str] = set()
         self.missing: set[str] = set()  # referenced, never created, no state given
         self.case_sensitive = case_sensitive
         self.display: dict[str, str] = {}
+        self.catalog_kind = catalog_kind  # "iceberg" (SparkCatalog) or "session" (SparkSessionCatalog)
 
     # ------------------------------------------------------------------ table names
     def resolve_table(self, name: str) -> str:

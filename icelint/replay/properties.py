@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 
 from icelint import changes as ch
@@ -16,6 +17,17 @@ RESERVED_PROPERTIES = frozenset(
 )  # fmt: skip
 ACTION_PROPERTIES = frozenset({"location", "current-snapshot-id", "cherry-pick-snapshot-id"})
 SPARK_RESERVED = frozenset({"provider", "location", "owner", "external", "is_managed_location"})
+# Spark's parser refuses its reserved keys in TBLPROPERTIES / OPTIONS (`AstBuilder.cleanTableProperties`)
+_RESERVED_HINTS = {
+    "provider": "please use the USING clause to specify it",
+    "location": "please use the LOCATION clause to specify it",
+    "owner": "it will be set to the current user",
+    "external": "please use CREATE EXTERNAL TABLE",
+    "is_managed_location": "please remove it from the TBLPROPERTIES list.",
+}
+# Validated when a table is created (`PropertyUtil.validateCommitProperties`)
+_JAVA_INT = re.compile(r"[+-]?[0-9]+")
+COMMIT_PROPERTIES = ("commit.retry.num-retries", "commit.retry.min-wait-ms", "commit.retry.max-wait-ms", "commit.retry.total-timeout-ms")
 NEW_TABLE_DEFAULTS = (("write.parquet.compression-codec", "zstd"),)
 DEFAULT_FORMAT_VERSION = 2
 MAX_FORMAT_VERSION = 3
@@ -25,9 +37,9 @@ class PropertiesMixin:
     """SET / UNSET TBLPROPERTIES, SET LOCATION, branch and tag DDL, CALL (a mixin of `Replay`)."""
 
     def _set_properties(self, meta: TableMetadata, c: ch.SetProperties, step: ch.Commit) -> TableMetadata:
+        check_reserved(c.properties)
         props = dict(meta.properties)
         version = meta.format_version
-        location = meta.location
         for k, v in c.properties:
             if k in ("sort-order", "identifier-fields"):
                 cmd = "ALTER TABLE ... WRITE ORDERED BY" if k == "sort-order" else "ALTER TABLE ... SET IDENTIFIER FIELDS"
@@ -43,15 +55,18 @@ class PropertiesMixin:
                 if new < version:
                     raise ReplayError("format-version", f"Cannot downgrade v{version} table to v{new}", "iceberg-wrapped")
                 version = new
-            elif k == "location":
-                location = v
+            elif k == "current-snapshot-id":
+                self._check_snapshot(meta, step, v, "Cannot roll back to unknown snapshot id: {}")
+            elif k == "cherry-pick-snapshot-id":
+                self._check_snapshot(meta, step, v, "Cannot cherry-pick unknown snapshot ID: {}")
             elif k in RESERVED_PROPERTIES or k in ACTION_PROPERTIES:
                 continue
             else:
                 props[k] = v
-        return meta.evolve(properties=MappingProxyType(props), format_version=version, location=location)
+        return meta.evolve(properties=MappingProxyType(props), format_version=version)
 
     def _unset_properties(self, meta: TableMetadata, c: ch.UnsetProperties, step: ch.Commit) -> TableMetadata:
+        check_reserved((k, "") for k in c.keys)
         props = {k: v for k, v in meta.properties.items() if k not in c.keys}
         return meta.evolve(properties=MappingProxyType(props))
 
@@ -60,6 +75,8 @@ class PropertiesMixin:
 
     def _ref(self, meta: TableMetadata, c: ch.RefChange, step: ch.Commit) -> TableMetadata:
         """Iceberg's `UpdateSnapshotReferencesOperation` checks (branches and tags share one namespace)."""
+        if c.snapshot_id is not None and c.verb != "drop":
+            self._check_snapshot(meta, step, c.snapshot_id, f"Cannot set {c.name} to unknown snapshot: {{}}")
         refs = dict(meta.refs)
         exists = c.name in refs
         what = c.kind.capitalize()
@@ -85,14 +102,80 @@ class PropertiesMixin:
     def _procedure(self, meta: TableMetadata, c: ch.CallProcedure, step: ch.Commit) -> TableMetadata:
         if c.procedure == "rollback_to_timestamp":
             _check_rollback_to_timestamp(c, meta)
+        elif c.procedure in _SNAPSHOT_PROCEDURES:
+            snapshot_id = _argument(c, "snapshot_id", 1)
+            if snapshot_id is not None:
+                self._check_snapshot(meta, step, snapshot_id, _SNAPSHOT_PROCEDURES[c.procedure])
+            ref = _argument(c, "ref", 2) if c.procedure == "set_current_snapshot" else None
+            if ref is not None and self._knows_snapshots(meta, step):
+                name = ref.strip().strip("'\"")
+                if name not in meta.refs:
+                    raise ReplayError("procedure", f"Cannot find matching snapshot ID for ref {name}", "iceberg")
         return meta
+
+    def _knows_snapshots(self, meta: TableMetadata, step: ch.Commit) -> bool:
+        """Whether `meta.snapshots` lists every snapshot: the table's state came from a source (metadata,
+        catalog) and was not replaced since; snapshots the scripts write have ids nobody can know."""
+        initial = self.initial.get(self.resolve_table(step.table))
+        return initial is not None and meta.snapshots is initial.snapshots
+
+    def _check_snapshot(self, meta: TableMetadata, step: ch.Commit, raw: str | int, message: str) -> None:
+        """A snapshot id named in DDL must be one of the table's snapshots (checked when they are known)."""
+        try:
+            snapshot_id = int(str(raw).strip().strip("'\"").rstrip("Ll"))
+        except ValueError:
+            return
+        if not self._knows_snapshots(meta, step):
+            return
+        if not any(s.snapshot_id == snapshot_id for s in meta.snapshots):
+            raise ReplayError("procedure", message.format(snapshot_id), "iceberg")
+
+
+_SNAPSHOT_PROCEDURES = {
+    "rollback_to_snapshot": "Cannot roll back to unknown snapshot id: {}",
+    "set_current_snapshot": "Cannot roll back to unknown snapshot id: {}",
+    "cherrypick_snapshot": "Cannot cherry-pick unknown snapshot ID: {}",
+}
+
+
+def _argument(c: ch.CallProcedure, name: str, position: int) -> str | None:
+    """A procedure argument by name, else by position (`table` is position 0)."""
+    named = next((v for k, v in c.args if k and k.lower() == name), None)
+    if named is not None or any(k for k, _ in c.args if k):
+        return named
+    positional = [v for k, v in c.args if k is None]
+    return positional[position] if len(positional) > position else None
+
+
+def check_reserved(properties) -> None:
+    """Spark's parser refuses its reserved keys in TBLPROPERTIES and OPTIONS."""
+    for k, _ in properties:
+        hint = _RESERVED_HINTS.get(k)
+        if hint is not None:
+            raise ReplayError(
+                "property",
+                f"[UNSUPPORTED_FEATURE.SET_TABLE_PROPERTY] The feature is not supported: {k} is a reserved table property, {hint}.",
+                "spark",
+            )
+
+
+def validate_commit_properties(properties: dict[str, str]) -> None:
+    """`PropertyUtil.validateCommitProperties`, run when a table is created."""
+    for k in COMMIT_PROPERTIES:
+        v = properties.get(k)
+        if v is None:
+            continue
+        if not _JAVA_INT.fullmatch(v) or not -(2**31) <= int(v) < 2**31:  # Integer.parseInt
+            raise ReplayError("property", f"Table property {k} must have integer value", "iceberg")
+        if int(v) < 0:
+            raise ReplayError("property", f"Table property {k} must have non negative integer value", "iceberg")
 
 
 def format_version(v: str) -> int:
     try:
         n = int(str(v).strip())
     except ValueError:
-        raise ReplayError("format-version", f"Invalid format version: {v}", "iceberg-wrapped") from None
+        raise ReplayError("format-version", f'For input string: "{v}"', "iceberg-wrapped") from None
     if n > MAX_FORMAT_VERSION or n < 1:
         raise ReplayError(
             "format-version", f"Cannot upgrade table to unsupported format version: v{n} (supported: v{MAX_FORMAT_VERSION})", "iceberg-wrapped"

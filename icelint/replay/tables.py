@@ -18,13 +18,22 @@ from icelint.replay.schemas import add_schema, check_format_types
 from icelint.replay.common import not_found, quoted, table_key
 from icelint.replay.errors import ReplayError
 from icelint.replay.layout import add_spec
-from icelint.replay.properties import DEFAULT_FORMAT_VERSION, NEW_TABLE_DEFAULTS, RESERVED_PROPERTIES, SPARK_RESERVED, format_version
+from icelint.replay.properties import (
+    DEFAULT_FORMAT_VERSION,
+    NEW_TABLE_DEFAULTS,
+    RESERVED_PROPERTIES,
+    SPARK_RESERVED,
+    check_reserved,
+    format_version,
+    validate_commit_properties,
+)
 
 
 class TablesMixin:
     """CREATE / REPLACE / DROP / RENAME of a whole table (a mixin of `Replay`)."""
 
     def _create(self, key: str, meta: TableMetadata | None, c: ch.CreateTable, step: ch.Commit) -> TableMetadata | None:
+        check_reserved(c.properties + c.options)  # Spark's parser, before anything else
         if meta is not None and not (c.or_replace or c.replace_only):
             if c.if_not_exists:
                 return meta
@@ -35,9 +44,23 @@ class TablesMixin:
             )
         if meta is None and c.replace_only:
             raise not_found(step)
+        file_format = None
         if c.using is not None and c.using.lower() != "iceberg":
-            self.unknown.add(key)
-            return None
+            if self.catalog_kind == "session":  # SparkSessionCatalog: a Spark table, not Iceberg
+                self.unknown.add(key)
+                return None
+            file_format = c.using.lower()  # SparkCatalog: an Iceberg table writing that format
+            if file_format not in ("parquet", "avro", "orc"):
+                raise ReplayError("unsupported", f"Unsupported format in USING: {c.using}", "iceberg")
+            given = dict(c.properties).get("write.format.default")
+            if given is not None:  # Iceberg builds the properties as an ImmutableMap: one key twice fails
+                raise ReplayError(
+                    "property",
+                    f"Multiple entries with same key: write.format.default={file_format} and write.format.default={given}",
+                    "iceberg",
+                )
+        if meta is None:
+            validate_commit_properties(dict(c.properties))
         if not c.columns:
             self.unknown.add(key)
             return None
@@ -74,6 +97,8 @@ class TablesMixin:
         for k, v in props.items():
             if k not in RESERVED_PROPERTIES and k not in SPARK_RESERVED:
                 properties[k] = v
+        if file_format is not None:
+            properties["write.format.default"] = file_format
         if c.comment is not None:
             properties["comment"] = c.comment
         last_column_id = max(counter[0], 0)

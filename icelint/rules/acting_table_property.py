@@ -2,7 +2,7 @@
 
 ## What it does
 Flags `current-snapshot-id` (rolls the table back or forward), `cherry-pick-snapshot-id`
-(cherry-picks a snapshot), `location` (moves where new files go), and `format-version` upgrades
+(cherry-picks a snapshot), and `format-version` upgrades
 (one-way; v3 tables cannot be read by engines that only support v2, such as Athena).
 
 ## Why is this bad?
@@ -33,7 +33,6 @@ from icelint.rules._base import Rule, RuleContext
 _WHAT = {
     "current-snapshot-id": "rolls the table to another snapshot (the schema does not follow)",
     "cherry-pick-snapshot-id": "cherry-picks a snapshot into the current state",
-    "location": "moves the table location: new files go elsewhere, and location-based readers lose them",
 }
 
 

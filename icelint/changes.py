@@ -125,6 +125,7 @@ class CreateTable(NamedTuple):
     as_select: bool
     span: Span
     options: tuple[tuple[str, str], ...] = ()  # OPTIONS (...): checked for Spark's reserved keys
+    sql: str | None = None  # the statement's text, for CREATE ... AS SELECT (`replay/ctas.py`)
 
 
 class DropTable(NamedTuple):

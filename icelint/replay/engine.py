@@ -62,6 +62,7 @@ class ReplayResult:
     unknown: set[str] = field(default_factory=set)  # tables whose schema cannot be known (CTAS, non-Iceberg)
     display_names: dict[str, str] = field(default_factory=dict)  # key → name as first written
     missing: set[str] = field(default_factory=set)  # referenced but never created, and no state given
+    unknown_why: dict[str, str] = field(default_factory=dict)  # key → why its schema cannot be known
 
 
 class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
@@ -71,6 +72,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         self.initial = {table_key(k): v for k, v in (initial or {}).items()}
         self.tables: dict[str, TableMetadata | None] = dict(self.initial)
         self.unknown: set[str] = set()
+        self.unknown_why: dict[str, str] = {}  # why a table's schema cannot be known (CTAS), when known
         self.missing: set[str] = set()  # referenced, never created, no state given
         self.case_sensitive = case_sensitive
         self.display: dict[str, str] = {}
@@ -88,7 +90,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
     def run(self, steps: Iterable[ch.Step]) -> ReplayResult:
         outcomes = [self.apply(s) for s in steps]
         tables = {k: v for k, v in self.tables.items()}
-        return ReplayResult(outcomes, tables, self.initial, self.unknown, self.display, self.missing)
+        return ReplayResult(outcomes, tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why)
 
     def apply(self, step: ch.Step) -> Outcome:
         self._diff: SchemaDiff | None = None

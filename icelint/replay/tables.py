@@ -16,6 +16,7 @@ from icelint.replay import partitioning as pt
 from icelint.replay import spark_types as sp
 from icelint.replay.schemas import add_schema, check_format_types
 from icelint.replay.common import not_found, quoted, table_key
+from icelint.replay.ctas import infer_columns
 from icelint.replay.errors import ReplayError
 from icelint.replay.layout import add_spec
 from icelint.replay.properties import (
@@ -61,6 +62,12 @@ class TablesMixin:
                 )
         if meta is None:
             validate_commit_properties(dict(c.properties))
+        if not c.columns and c.as_select and c.sql is not None:  # CTAS / RTAS: the query's columns
+            columns, why = infer_columns(c.sql, self._known_schema)
+            if columns is not None:
+                c = c._replace(columns=columns)
+            else:
+                self.unknown_why[key] = why
         if not c.columns:
             self.unknown.add(key)
             return None
@@ -148,6 +155,10 @@ class TablesMixin:
             current_snapshot_id=None,
             has_data=False,  # the replacement's current snapshot holds no rows
         )
+
+    def _known_schema(self, name: str) -> Schema | None:
+        meta = self.tables.get(self.resolve_table(name))
+        return meta.schema if meta is not None else None
 
     def _drop(self, meta: TableMetadata | None, c: ch.DropTable, step: ch.Commit) -> None:
         if meta is None and not c.if_exists:

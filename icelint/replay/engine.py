@@ -31,6 +31,7 @@ from icelint.replay.properties import (  # noqa: F401 - importable from here, as
     RESERVED_PROPERTIES,
     SPARK_RESERVED,
     PropertiesMixin,
+    check_commit_possible,
 )
 from icelint.replay.tables import TablesMixin
 
@@ -134,6 +135,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
             raise not_found(step)
         if isinstance(first, ch.RenameTable):
             return self._rename(meta, first, step)
+        check_commit_possible(meta, step.changes)
         schema_changes = [c for c in step.changes if isinstance(c, ch.SchemaChange)]  # type: ignore[arg-type]
         if schema_changes:  # the column changes of one statement are committed together
             return self._schema_commit(meta, schema_changes, step)

@@ -159,6 +159,26 @@ def check_reserved(properties) -> None:
             )
 
 
+def unreadable_commit_property(properties) -> tuple[str, str] | None:
+    """A commit.retry.* property that is no integer: every later commit of the table fails reading it
+    (`SET TBLPROPERTIES` does not validate them; only a CREATE does)."""
+    for k in COMMIT_PROPERTIES:
+        v = properties.get(k)
+        if v is not None and (not _JAVA_INT.fullmatch(v) or not -(2**31) <= int(v) < 2**31):
+            return k, v
+    return None
+
+
+def check_commit_possible(meta: TableMetadata, changes) -> None:
+    """Commits of ALTER TABLE and DML read the retry properties first: an unreadable one fails them
+    all, including the SET/UNSET that would repair it."""
+    bad = unreadable_commit_property(meta.properties)
+    if bad is None or not any(isinstance(c, _COMMITTING) for c in changes):
+        return
+    dml = any(isinstance(c, ch.WriteData) for c in changes)
+    raise ReplayError("property", f'For input string: "{bad[1]}"', "iceberg" if dml else "iceberg-wrapped")
+
+
 def validate_commit_properties(properties: dict[str, str]) -> None:
     """`PropertyUtil.validateCommitProperties`, run when a table is created."""
     for k in COMMIT_PROPERTIES:
@@ -208,3 +228,12 @@ def _check_rollback_to_timestamp(c: ch.CallProcedure, meta: TableMetadata) -> No
         return  # snapshots written by the scripts may be older than that
     if not any(s.timestamp_ms < ts for s in meta.snapshots):
         raise ReplayError("procedure", f"Cannot roll back, no valid snapshot older than: {ts}", "iceberg")
+
+
+# changes committed through the table's retrying commit (branch/tag DDL and procedures: not measured)
+_COMMITTING = (
+    ch.AddColumn, ch.DeleteColumn, ch.RenameColumn, ch.UpdateColumnType, ch.UpdateColumnRequired, ch.UpdateColumnDoc,
+    ch.MoveColumn, ch.ReplaceColumns, ch.HiveChangeColumn, ch.SetProperties, ch.UnsetProperties,
+    ch.AddPartitionField, ch.DropPartitionField, ch.ReplacePartitionField, ch.SetWriteOrder,
+    ch.SetIdentifierFields, ch.DropIdentifierFields, ch.WriteData,
+)  # fmt: skip

@@ -2,8 +2,9 @@
 
 ## What it does
 Flags `current-snapshot-id` (rolls the table back or forward), `cherry-pick-snapshot-id`
-(cherry-picks a snapshot), and `format-version` upgrades
-(one-way; v3 tables cannot be read by engines that only support v2, such as Athena).
+(cherry-picks a snapshot), `format-version` upgrades (one-way; v3 tables cannot be read by
+engines that only support v2, such as Athena), and `commit.retry.*` values that are no integer (an
+error: every later commit of the table fails, even the one that would repair it).
 
 ## Why is this bad?
 They look like configuration but change what readers see, or which engines can read the table at
@@ -28,6 +29,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.replay.properties import COMMIT_PROPERTIES, unreadable_commit_property
 from icelint.rules._base import Rule, RuleContext
 
 _WHAT = {
@@ -45,6 +47,15 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         for k, v in c.properties:
             if k in _WHAT:
                 yield ctx.finding(RULE, f"`{ctx.table_name}`: setting '{k}' {_WHAT[k]}", "do this as a reviewed maintenance operation, not in a schema migration", span=c.span)
+            elif k in COMMIT_PROPERTIES and unreadable_commit_property({k: v}):
+                yield ctx.finding(
+                    RULE,
+                    f"`{ctx.table_name}`: '{k}' = '{v}' is no integer: Iceberg stores it, and then every later commit "
+                    f"of the table fails reading it (`For input string: \"{v}\"`), even the one that would set it back",
+                    f"use an integer: `ALTER TABLE {ctx.table_name} SET TBLPROPERTIES ('{k}' = '4')`",
+                    severity=Severity.ERROR,
+                    span=c.span,
+                )
             elif k == "format-version" and ctx.after is not None and ctx.after.format_version > ctx.before.format_version:
                 yield ctx.finding(
                     RULE,

@@ -91,7 +91,8 @@ def make_migration(n_statements: int, seed: int = 42) -> str:
         emit(f"CREATE TABLE {tname} (\n{body}\n) USING iceberg\nPARTITIONED BY (days(created_at), region)\n"
              f"TBLPROPERTIES ('format-version' = '2', 'write.parquet.compression-codec' = 'zstd');",
              f"V{i + 1}__create_{tname.split('.')[1]}.sql")  # fmt: skip
-        emit(f"INSERT INTO {tname} (id, created_at, kind) VALUES ({i}, TIMESTAMP '2024-01-01 00:00:00', 'seed');")
+        seed = {"id": str(i), "created_at": "TIMESTAMP '2024-01-01 00:00:00'", "kind": "'seed'"}
+        emit(_insert(tname, t, seed))
         tables.append(t)
 
     kinds = [("add", 30), ("add_pos", 8), ("add_cols", 5), ("add_nested", 4), ("rename", 9), ("widen", 7),
@@ -186,9 +187,15 @@ def make_migration(n_statements: int, seed: int = 42) -> str:
             emit(rng.choice([
                 f"UPDATE {tn} SET kind = 'backfilled' WHERE kind IS NULL;",
                 f"DELETE FROM {tn} WHERE id < 0;",
-                f"INSERT INTO {tn} (id, kind) VALUES ({count}, 'x');",
+                _insert(tn, t, {"id": str(count), "kind": "'x'"}),
             ]))  # fmt: skip
     return "\n".join(out) + "\n"
+
+
+def _insert(name: str, t, values: dict[str, str]) -> str:
+    """An INSERT naming every current column (Spark 3.5 fills no missing column of an Iceberg table)."""
+    cols = list(t.cols)
+    return f"INSERT INTO {name} ({', '.join(cols)}) VALUES ({', '.join(values.get(c, 'NULL') for c in cols)});"
 
 
 # --------------------------------------------------------------------------- big metadata.json

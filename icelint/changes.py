@@ -128,6 +128,8 @@ class CreateTable(NamedTuple):
     if_not_exists: bool
     as_select: bool
     span: Span
+    options: tuple[tuple[str, str], ...] = ()  # OPTIONS (...): checked for Spark's reserved keys
+    sql: str | None = None  # the statement's text, for CREATE ... AS SELECT (`replay/ctas.py`)
 
 
 class DropTable(NamedTuple):
@@ -218,6 +220,7 @@ class RefChange(NamedTuple):
     name: str
     if_exists: bool
     span: Span
+    snapshot_id: str | None = None  # AS OF VERSION n
 
 
 class NoEffect(NamedTuple):

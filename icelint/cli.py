@@ -129,12 +129,15 @@ def conventions_options(f):
               help="The migrations folder: its files that are not being checked are context (history).")
 @click.option("--order", type=click.Choice(["flyway", "natural", "lexicographic"]), default=None,
               help="How files in a folder are ordered.  [default: flyway]")
+@click.option("--catalog-kind", type=click.Choice(["iceberg", "session"]), default=None,
+              help="Spark's catalog: iceberg (SparkCatalog: every table is Iceberg) or session (SparkSessionCatalog: "
+                   "USING parquet makes a Spark table).  [default: iceberg]")
 @click.option("--config", "config_file", metavar="FILE",
               help="Read [tool.icelint] from FILE instead of the nearest pyproject.toml.")
 @click.option("--show-config", is_flag=True, help="Print the effective configuration and exit.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the finding lines and the summary.")
 def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore, since, migrations, order,
-          config_file, show_config, quiet, sources=None, conv=None) -> None:
+          catalog_kind, config_file, show_config, quiet, sources=None, conv=None) -> None:
     """Report every statement that would fail or damage data.
 
     PATHS are the files under review (folders: all their .sql files); without PATHS, the configured
@@ -151,7 +154,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     cfg = load_config(config_from, explicit=config_file).with_flags(
         select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations,
         extend_select=conv.get("extend_select", ()), extend_ignore=conv.get("extend_ignore", ()),
-        variables=conv.get("variables", ()),
+        variables=conv.get("variables", ()), catalog_kind=catalog_kind,
     )
     fmt = fmt or _default_format()
     if show_config:
@@ -225,7 +228,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
         initial = None
 
     def lint_steps(steps) -> list:
-        run = replay(Parsed(parsed.sources, parsed.files, list(steps), parsed.deployments), initial)
+        run = replay(Parsed(parsed.sources, parsed.files, list(steps), parsed.deployments), initial, catalog_kind=cfg.catalog_kind)
         run.result.absent = absent
         return only_pending(lint_run(run, rules), run, plan)
 

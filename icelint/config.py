@@ -11,6 +11,7 @@ ignore = ["ICE013"]
 extend-select = []                 # added to `select` (also to the default), as ruff's
 extend-ignore = []                 # the same as `ignore` (ruff's spelling)
 fail-on = "error"                  # error | warning | info
+catalog-kind = "iceberg"           # iceberg (SparkCatalog) | session (SparkSessionCatalog)
 catalog = "prod"                   # state sources, handed to the state loaders
 warehouse = "warehouse/"
 metadata = { "db.events" = "snapshots/db.events.metadata.json" }  # or a list of unnamed files
@@ -70,7 +71,9 @@ KEYS: dict[str, str] = {
     "table-uuid": _STR,
     "vars": _TABLE_STR,
     "docs-url": _STR,
+    "catalog-kind": _STR,
 }
+CATALOG_KINDS = ("iceberg", "session")  # Iceberg's SparkCatalog, or SparkSessionCatalog
 STATE_KEYS = ("catalog", "warehouse", "metadata", "table-dirs", "table-uuid")  # read by icelint.sources.options
 
 
@@ -93,6 +96,7 @@ class Config:
     table_uuid: str | None = None
     vars: tuple[tuple[str, str], ...] = ()  # placeholder values, sorted by name
     docs_url: str | None = None
+    catalog_kind: str = "iceberg"
 
     # ------------------------------------------------------------------ merging the flags
     def with_flags(
@@ -106,6 +110,7 @@ class Config:
         fail_on: str | None = None,
         order: str | None = None,
         migrations: str | None = None,
+        catalog_kind: str | None = None,
     ) -> Config:
         """Flags win: a flag that was given replaces the configured value."""
         out = self
@@ -125,6 +130,8 @@ class Config:
             out = replace(out, order=order)
         if migrations:
             out = replace(out, migrations=Path(migrations))
+        if catalog_kind:
+            out = replace(out, catalog_kind=catalog_kind)
         return out
 
     # ------------------------------------------------------------------ what the check uses
@@ -185,6 +192,7 @@ class Config:
             "table-uuid": self.table_uuid,
             "vars": dict(self.vars),
             "docs-url": self.docs_url,
+            "catalog-kind": self.catalog_kind,
         }
 
 
@@ -269,6 +277,10 @@ def parse_section(section: Any, path: Path) -> Config:
         if section["order"] not in ORDERS:
             raise ConfigError(f"{key('order')} must be one of {', '.join(ORDERS)}, not {section['order']!r}")
         kw["order"] = section["order"]
+    if "catalog-kind" in section:
+        if section["catalog-kind"] not in CATALOG_KINDS:
+            raise ConfigError(f"{key('catalog-kind')} must be one of {', '.join(CATALOG_KINDS)}, not {section['catalog-kind']!r}")
+        kw["catalog_kind"] = section["catalog-kind"]
     if "fail-on" in section:
         if section["fail-on"] not in SEVERITIES:
             raise ConfigError(f"{key('fail-on')} must be one of {', '.join(SEVERITIES)}, not {section['fail-on']!r}")

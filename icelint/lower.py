@@ -30,8 +30,11 @@ def lower_files(files: Iterable[ast.ParsedFile], texts: dict[str, str] | None = 
                 step = step._replace(table=f"{namespace}.{step.table}")  # as Spark resolves it after USE
             if text is not None and isinstance(stmt, ast.Other) and isinstance(step, ch.Commit):
                 change = step.changes[0]
-                if isinstance(change, ch.WriteData) and change.kind == "insert":
+                if isinstance(change, ch.WriteData) and change.kind in ("insert", "update", "delete", "merge"):
                     step = step._replace(changes=(change._replace(sql=text[stmt.span.start : stmt.span.end]),))
+            elif text is not None and isinstance(stmt, ast.CreateTable) and stmt.as_select and not stmt.columns:
+                change = step.changes[0]
+                step = step._replace(changes=(change._replace(sql=text[stmt.span.start : stmt.span.end]),))
             out.append(step)
     return out
 
@@ -128,6 +131,7 @@ def _(stmt: ast.CreateTable, index: int) -> ch.Step:
         if_not_exists=stmt.if_not_exists,
         as_select=stmt.as_select,
         span=stmt.span,
+        options=stmt.options,
     )
     return ch.Commit(stmt.table.dotted, stmt.table.span, (change,), stmt.span, index)
 
@@ -193,6 +197,6 @@ def _lower_action(a: ast.AlterAction, span) -> Iterator[ch.TableChange]:  # noqa
     elif isinstance(a, ast.DropIdentifierFields):
         yield ch.DropIdentifierFields(tuple(p.parts for p in a.paths), tuple(p.span for p in a.paths), span)
     elif isinstance(a, ast.BranchOrTag):
-        yield ch.RefChange(a.verb, a.kind, a.name, a.if_exists, span)
+        yield ch.RefChange(a.verb, a.kind, a.name, a.if_exists, span, a.snapshot_id)
     else:  # pragma: no cover
         raise TypeError(f"cannot lower {type(a).__name__}")

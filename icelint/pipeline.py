@@ -59,8 +59,10 @@ def parse_sources(sources: Iterable[SourceFile], on_file: Callable[[], None] | N
     return Parsed(sources, files, lower_files(files, {s.path: s.text for s in sources}))
 
 
-def replay(parsed: Parsed, initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False) -> Run:
-    result = Replay(initial, case_sensitive=case_sensitive, deployments=parsed.deployments).run(parsed.steps)
+def replay(
+    parsed: Parsed, initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False, catalog_kind: str = "iceberg"
+) -> Run:
+    result = Replay(initial, case_sensitive=case_sensitive, catalog_kind=catalog_kind, deployments=parsed.deployments).run(parsed.steps)
     return Run(parsed.sources, parsed.files, parsed.steps, result)
 
 

@@ -407,8 +407,8 @@ def test_identifier_fields():
     "clause, expected",
     [
         ("CREATE BRANCH b1", BranchOrTag("create", "branch", "b1")),
-        ("CREATE BRANCH IF NOT EXISTS b1 AS OF VERSION 1234 RETAIN 7 DAYS", BranchOrTag("create", "branch", "b1", True)),
-        ("CREATE OR REPLACE TAG `v1.0` AS OF VERSION 5", BranchOrTag("create_or_replace", "tag", "v1.0")),
+        ("CREATE BRANCH IF NOT EXISTS b1 AS OF VERSION 1234 RETAIN 7 DAYS", BranchOrTag("create", "branch", "b1", True, "1234")),
+        ("CREATE OR REPLACE TAG `v1.0` AS OF VERSION 5", BranchOrTag("create_or_replace", "tag", "v1.0", False, "5")),
         ("REPLACE BRANCH audit WITH SNAPSHOT RETENTION 3 SNAPSHOTS", BranchOrTag("replace", "branch", "audit")),
         ("DROP TAG IF EXISTS t1", BranchOrTag("drop", "tag", "t1", True)),
         ("drop branch b", BranchOrTag("drop", "branch", "b")),

@@ -61,6 +61,11 @@ def created(meta: TableMetadata, step: ch.Commit) -> TableMetadata:
     return meta.evolve(has_data=False, data_origin=DataOrigin("created", f"{step.span.path}:{step.span.line}", step.index))
 
 
+def selected(meta: TableMetadata, step: ch.Commit) -> TableMetadata:
+    """CREATE / REPLACE TABLE ... AS SELECT: the new table holds the query's rows."""
+    return meta.evolve(has_data=True, data_origin=DataOrigin("written", f"{step.span.path}:{step.span.line}", step.index))
+
+
 def written(meta: TableMetadata, c: ch.WriteData, step: ch.Commit) -> TableMetadata:
     """The state after DML: TRUNCATE empties the current snapshot, everything else writes rows."""
     where = f"{step.span.path}:{step.span.line}"

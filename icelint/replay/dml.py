@@ -1,17 +1,21 @@
-"""What Spark checks when DML runs against the replayed schema: `INSERT ... VALUES` arity, NULLs in
-required columns, literal types under Spark 3.5's ANSI store assignment, and row-level operations
-that need format v2.
+"""What Spark checks when DML runs against the replayed schema: the columns it names and the number
+of values (`dml_columns`), NULLs in required columns, literal types under Spark 3.5's ANSI store
+assignment, and row-level operations that need format v2.
 
-Only literal `VALUES` rows are checked (sqlglot parses the statement, lazily imported: DML is rare
-in migrations); anything else (`INSERT ... SELECT`, expressions) is passed over without a verdict.
+Literal types are checked in `VALUES` rows only (sqlglot parses the statement, lazily imported: DML
+is rare in migrations); other expressions are passed over without a verdict.
 """
 
 from __future__ import annotations
 
+from icelint import changes as ch
 from icelint.model.table import TableMetadata
 from icelint.model.types import NestedField
+from icelint.replay import deploy, dml_columns
 from icelint.replay import spark_types as sp
+from icelint.replay.common import quoted
 from icelint.replay.errors import ReplayError
+from icelint.source import Span
 
 _NUMERIC = {"byte", "short", "int", "long", "float", "double", "decimal"}
 # literal kind → Spark target types it may be stored into (Cast.canANSIStoreAssign, literal-only subset)
@@ -24,6 +28,16 @@ _ASSIGNABLE = {
 _ROW_LEVEL = {"delete": "write.delete.mode", "update": "write.update.mode", "merge": "write.merge.mode"}
 
 
+class DmlMixin:
+    """INSERT / UPDATE / DELETE / MERGE / TRUNCATE: the checks Spark runs, and whether the table holds rows (a mixin of `Replay`)."""
+
+    def _write_data(self, meta: TableMetadata, c: ch.WriteData, step: ch.Commit) -> TableMetadata:
+        check_row_level(c.kind, meta)
+        if c.sql is not None:
+            check_statement(c.sql, c.span, quoted(step.table), meta, self.case_sensitive)
+        return deploy.written(meta, c, step)  # TRUNCATE empties the current snapshot
+
+
 def check_row_level(kind: str, meta: TableMetadata) -> None:
     """DELETE/UPDATE/MERGE in merge-on-read mode write delete files, which format v1 cannot hold."""
     op = kind.split()[0]
@@ -34,36 +48,27 @@ def check_row_level(kind: str, meta: TableMetadata) -> None:
         )
 
 
-def check_insert(sql: str, table: str, meta: TableMetadata, case_sensitive: bool) -> None:
+def check_statement(sql: str, span: Span, table: str, meta: TableMetadata, case_sensitive: bool) -> None:
+    """The columns the statement names (`dml_columns`), then the literals of an INSERT's VALUES rows."""
     import sqlglot
-    from sqlglot import exp
 
     try:
         tree = sqlglot.parse_one(sql, read="spark")
     except Exception:  # noqa: BLE001 - not ours to judge: Spark's own parser decides
         return
-    if not isinstance(tree, exp.Insert) or not isinstance(tree.expression, exp.Values):
+    fields = dml_columns.check(tree, table, meta, case_sensitive, span, sql)
+    if fields is not None:
+        check_values(tree, fields, table)
+
+
+def check_values(tree, fields: list[NestedField], table: str) -> None:
+    """Literal `VALUES` rows against the fields they are written to (their number is checked already)."""
+    from sqlglot import exp
+
+    if not isinstance(tree.expression, exp.Values):
         return
-    schema = meta.schema
-    target = tree.this
-    if isinstance(target, exp.Schema):
-        fields: list[NestedField | None] = []
-        for col in target.expressions:
-            name = col.name
-            fields.append(schema.top_level(name, case_sensitive))
-    else:
-        fields = list(schema.fields)
     for row in tree.expression.expressions:
         items = row.expressions if isinstance(row, exp.Tuple) else [row]
-        if len(items) != len(fields):
-            reason = "too many data columns" if len(items) > len(fields) else "not enough data columns"
-            code = "TOO_MANY_DATA_COLUMNS" if len(items) > len(fields) else "NOT_ENOUGH_DATA_COLUMNS"
-            raise ReplayError(
-                "dml",
-                f"[INSERT_COLUMN_ARITY_MISMATCH.{code}] Cannot write to {table}, the reason is {reason}: "
-                f"the table has {len(fields)} columns, the row has {len(items)} values",
-                "spark",
-            )
         for item, field in zip(items, fields):
             if field is None:
                 continue

@@ -9,6 +9,7 @@ from icelint.rules import (
     case_sensitive_session,
     char_varchar,
     column_reorder,
+    create_if_not_exists_differs,
     create_or_replace_table,
     dotted_column_name,
     drop_column,
@@ -31,6 +32,7 @@ from icelint.rules import (
     rename_into_dropped_name,
     runtime_failure,
     snapshot_procedure,
+    unreadable_commit_property,
     unresolved_placeholder,
     unknown_schema,
     unused_suppression,
@@ -70,6 +72,8 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         unknown_schema,
         case_only_twin,
         unresolved_placeholder,
+        create_if_not_exists_differs,
+        unreadable_commit_property,
         unused_suppression,
     )
 )

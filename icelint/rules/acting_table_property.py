@@ -34,7 +34,6 @@ from icelint.rules._base import Rule, RuleContext
 _WHAT = {
     "current-snapshot-id": "rolls the table to another snapshot (the schema does not follow)",
     "cherry-pick-snapshot-id": "cherry-picks a snapshot into the current state",
-    "location": "moves the table location: new files go elsewhere, and location-based readers lose them",
 }
 
 

@@ -90,10 +90,12 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
         )
         return
     if ctx.accepted and ctx.outcome.table in ctx.result.unknown and any(isinstance(c, ch.CreateTable) for c in ctx.changes):
+        why = ctx.result.unknown_why.get(ctx.outcome.table)
         yield ctx.finding(
             unknown_schema.RULE,
-            f"`{table}` gets a schema icelint cannot know (CREATE TABLE ... AS SELECT without a column list, or not "
-            "an Iceberg table): later statements on it are not checked",
+            f"`{table}` gets a schema icelint cannot know ("
+            + (f"CREATE TABLE ... AS SELECT: {why}" if why else "CREATE TABLE ... AS SELECT without a column list, or not an Iceberg table")
+            + "): later statements on it are not checked",
             f"give the table an explicit column list, or pass its metadata (`--metadata {table}=PATH/TO/metadata.json`) to a later run",
             span=ctx.commit.table_span if ctx.commit else None,
         )

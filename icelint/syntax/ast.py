@@ -210,6 +210,7 @@ class BranchOrTag(NamedTuple):
     kind: str  # 'branch' | 'tag'
     name: str
     if_exists: bool = False  # IF EXISTS (drop) / IF NOT EXISTS (create)
+    snapshot_id: str | None = None  # AS OF VERSION n
 
 
 AlterAction = (
@@ -259,6 +260,7 @@ class CreateTable(NamedTuple):
     comment: str | None
     as_select: bool
     span: Span
+    options: tuple[tuple[str, str], ...] = ()  # OPTIONS (...)
 
 
 class DropTable(NamedTuple):

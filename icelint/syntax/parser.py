@@ -976,8 +976,11 @@ class _StatementParser:
         else:
             guarded = False
         name = self.ident(f"a {kind} name").text
-        self.i = self.n  # options (AS OF VERSION, RETAIN, WITH SNAPSHOT RETENTION) are skipped
-        return BranchOrTag(verb, kind, name, bool(guarded))
+        snapshot_id = None
+        if self.accept_seq("AS", "OF", "VERSION") and self.i < self.n:
+            snapshot_id = self.t[self.i].text
+        self.i = self.n  # other options (RETAIN, WITH SNAPSHOT RETENTION) are skipped
+        return BranchOrTag(verb, kind, name, bool(guarded), snapshot_id)
 
     def alter_column(self, verb: str) -> AlterAction:
         self.accept("COLUMN")
@@ -1096,6 +1099,7 @@ class _StatementParser:
         partitioned: tuple[Transform, ...] = ()
         properties: tuple[tuple[str, str], ...] = ()
         location = comment = None
+        options: tuple[tuple[str, str], ...] = ()
         as_select = False
         seen: set[str] = set()
         while self.i < self.n:
@@ -1125,7 +1129,7 @@ class _StatementParser:
                 properties = self.property_list(values=True)
             elif k == "OPTIONS":
                 self.i += 1
-                self.property_list(values=True)
+                options = self.property_list(values=True)
             elif k == "LOCATION":
                 self.i += 1
                 location = self.string("a location string")
@@ -1153,6 +1157,7 @@ class _StatementParser:
             comment,
             as_select,
             span,
+            options,
         )
 
     def partition_field(self, extra: list[ColumnDef]) -> Transform:

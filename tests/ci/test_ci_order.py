@@ -67,7 +67,7 @@ def test_named_files_sorted_only_when_all_versioned(tmp_path: Path) -> None:
 def folder(tmp_path: Path) -> Path:
     write(tmp_path, "m/V2__create.sql", CREATE)
     write(tmp_path, "m/V10__add_source.sql", CLEAN)
-    write(tmp_path, "m/R__props.sql", "ALTER TABLE db.events SET TBLPROPERTIES ('owner' = 'data');\n")
+    write(tmp_path, "m/R__props.sql", "ALTER TABLE db.events SET TBLPROPERTIES ('write.metadata.previous-versions-max' = '50');\n")
     write(tmp_path, "m/U10__undo.sql", "THIS IS NOT SQL;\n")
     return tmp_path
 

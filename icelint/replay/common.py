@@ -1,0 +1,33 @@
+"""What every part of the replay shares: table keys, column paths, quoted names, "table not found"."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from icelint import changes as ch
+from icelint.replay.errors import ReplayError
+
+Path = tuple[str, ...]
+
+
+@lru_cache(maxsize=4096)
+def table_key(name: str) -> str:
+    """`local.db.events`, `db.events`, `DB.Events` → `db.events` (the catalog part is dropped)."""
+    parts = [p.lower() for p in name.split(".")]
+    if len(parts) > 2:
+        parts = parts[-2:]
+    return ".".join(parts)
+
+
+def quoted(name: str) -> str:
+    return ".".join(f"`{p}`" for p in name.split("."))
+
+
+def not_found(step: ch.Commit) -> ReplayError:
+    return ReplayError(
+        "unknown-table",
+        f"[TABLE_OR_VIEW_NOT_FOUND] The table or view {quoted(step.table)} cannot be found.",
+        "spark",
+        span=step.table_span,
+    )
+

@@ -1,0 +1,149 @@
+"""Committing a new schema to a table, as `TableMetadata` does: schema ids reused or assigned, the
+default spec and sort order still bound, column-scoped properties following renames and drops.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Iterable
+
+from icelint.model.diff import SchemaDiff
+from icelint.model.diff import diff as schema_diff
+from icelint.model.table import PartitionSpec, Schema, SortOrder, TableMetadata
+from icelint.model.types import V3_ONLY, NestedField, PrimitiveType
+from icelint.replay import partitioning as pt
+from icelint.replay.common import Path
+from icelint.replay.errors import ReplayError
+
+
+def commit_schema(
+    meta: TableMetadata, new_schema: Schema, last_column_id: int, changes_at: dict | None = None
+) -> tuple[TableMetadata, SchemaDiff | None]:
+    """A new current schema for `meta` (`TableMetadata.Builder.setCurrentSchema`); with what changed (None: nothing)."""
+    current = meta.schema
+    if new_schema.fields == current.fields and set(new_schema.identifier_field_ids) == set(current.identifier_field_ids):
+        return meta, None  # nothing changed (fields are shared objects: this compares by identity first)
+    d = schema_diff(current, new_schema, changes_at)
+    new_schema.__dict__["field_count"] = current.field_count + len(d.added) - len(d.removed)
+    id_xor = current.id_xor
+    for _, f in d.added:
+        id_xor ^= f.id
+    for _, f in d.removed:
+        id_xor ^= f.id
+    new_schema.__dict__["id_xor"] = id_xor
+    if meta.format_version < 3 and (d.added or d.changed):
+        check_format_types(meta.format_version, (*d.added, *((p, new) for p, new, _ in d.changed)))
+    schemas, schema = add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema))
+    schema_id = schema.schema_id
+    if schema is not new_schema and schema.fields is new_schema.fields:
+        schema.carry_indexes(current, d)
+        schema.__dict__["field_count"] = new_schema.field_count
+    renamed = d.renamed
+    new_names = {".".join(p) for p, _ in d.added} | {".".join(p) for p, _, _ in renamed}
+    if not new_names.isdisjoint(meta.partition_names):  # only a new name can collide with a partition field's
+        for spec in meta.specs:
+            pt.check_spec_names(spec, schema, new_names)
+    _check_binding(meta.spec, meta.sort_order, current, schema, d)
+    out = meta.evolve(
+        schemas=schemas,
+        current_schema_id=schema_id,
+        last_column_id=max(meta.last_column_id, last_column_id),
+        properties=_column_properties(meta, current, schema) if d.removed or renamed else meta.properties,
+    )
+    index = meta.schema_index  # shared along the chain of states (see `schemas_like`)
+    if schemas is not meta.schemas:
+        index.setdefault(schema._identity, []).append(schema)
+    out.__dict__["schema_index"] = index
+    out.__dict__["schema"] = schema
+    return out, d
+
+
+def _check_binding(spec: PartitionSpec, order: SortOrder, old: Schema, new: Schema, d: SchemaDiff) -> None:
+    """The default spec and sort order must still bind to the new schema (`checkCompatibility`).
+
+    Binding depends only on each source field's existence, type and ancestors. When the old schema
+    is known to bind the same spec and order, and no source field was dropped or retyped, the new
+    one binds too and the check is skipped; each schema remembers what it was checked against.
+    """
+    bound = old.__dict__.get("_binds")
+    if bound is not None and bound[0] is spec and bound[1] is order:
+        sources = bound[2]
+        if not _sources_touched(sources, d):
+            new.__dict__["_binds"] = bound
+            return
+    else:
+        sources = frozenset(f.source_id for f in spec.fields) | frozenset(f.source_id for f in order.fields)
+    pt.check_spec_compatible(spec, new)
+    pt.check_sort_compatible(order, new)
+    new.__dict__["_binds"] = (spec, order, sources)
+
+
+def _sources_touched(sources: frozenset[int], d: SchemaDiff) -> bool:
+    if not sources:
+        return False
+    return any(f.id in sources for _, f in d.removed) or any(
+        new.id in sources and new.type != old.type for _, new, old in d.changed
+    )
+
+
+def check_format_types(version: int, fields: Iterable[tuple[Path, NestedField]]) -> None:
+    """Types a format version cannot hold (in a change, only added fields and type changes can bring one)."""
+    if version >= 3:
+        return
+    problems = [
+        f"Invalid type for {'.'.join(p)}: {f.type} is not supported until v3"
+        for p, f in fields
+        if isinstance(f.type, PrimitiveType) and f.type.name.split("(")[0] in V3_ONLY
+    ]
+    if problems:
+        raise ReplayError("unsupported-type", f"Invalid schema for v{version}:\n- " + "\n- ".join(problems), "iceberg")
+
+
+def add_schema(
+    schemas: tuple[Schema, ...], new: Schema, current_id: int, candidates: list[Schema] | None = None
+) -> tuple[tuple[Schema, ...], Schema]:
+    """`reuseOrCreateNewSchemaId`: an identical schema is reused, else max(id) + 1.
+
+    `candidates` (`TableMetadata.schemas_like`) narrows the search to the schemas of the same identity.
+    """
+    new_id = current_id
+    for s in candidates if candidates is not None else schemas:
+        if s.same_as(new):
+            return schemas, s
+    # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
+    new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
+    added = Schema(new_id, new.fields, new.identifier_field_ids)
+    for carried in ("_identity", "field_count", "id_xor"):  # computed for `new` already: the same for its copy
+        if carried in new.__dict__:
+            added.__dict__[carried] = new.__dict__[carried]
+    return schemas + (added,), added
+
+
+_COLUMN_PROPERTY_PREFIXES = (
+    "write.metadata.metrics.column.",
+    "write.parquet.bloom-filter-enabled.column.",
+    "write.parquet.stats-enabled.column.",
+)
+
+
+def _column_properties(meta: TableMetadata, old: Schema, new: Schema):
+    """`PropertyUtil.applySchemaChanges`: column-scoped properties follow renames and drops."""
+    props = meta.properties
+    if not any(k.startswith(_COLUMN_PROPERTY_PREFIXES) for k in props):
+        return props
+    out: dict[str, str] = {}
+    for k, v in props.items():
+        prefix = next((p for p in _COLUMN_PROPERTY_PREFIXES if k.startswith(p)), None)
+        if prefix is None:
+            out[k] = v
+            continue
+        col = k[len(prefix):]
+        f = old.find(tuple(col.split(".")))
+        if f is None:
+            out[k] = v
+            continue
+        new_name = new.name_of(f.id)
+        if new_name is None:
+            continue
+        out[prefix + new_name] = v
+    return MappingProxyType(out)

@@ -1,0 +1,203 @@
+"""Replaying whole tables: CREATE TABLE, CREATE OR REPLACE / REPLACE TABLE, DROP TABLE, RENAME TO.
+
+A CREATE gives fresh ids in Spark's order; a replacement keeps the ids of same-named columns
+(`TableMetadata.buildReplacement`). Tables whose schema cannot be known (CTAS, non-Iceberg `USING`)
+are marked unknown and not replayed further.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from icelint import changes as ch
+from icelint.model.table import UNSORTED, PartitionSpec, Schema, TableMetadata
+from icelint.model.types import ListType, MapType, NestedField, StructType, Type, walk
+from icelint.replay import names as name_index
+from icelint.replay import partitioning as pt
+from icelint.replay import spark_types as sp
+from icelint.replay.schemas import add_schema, check_format_types
+from icelint.replay.common import not_found, quoted, table_key
+from icelint.replay.ctas import infer_columns
+from icelint.replay.errors import ReplayError
+from icelint.replay.layout import add_spec
+from icelint.replay.properties import (
+    DEFAULT_FORMAT_VERSION,
+    NEW_TABLE_DEFAULTS,
+    RESERVED_PROPERTIES,
+    SPARK_RESERVED,
+    check_reserved,
+    format_version,
+    validate_commit_properties,
+)
+
+
+class TablesMixin:
+    """CREATE / REPLACE / DROP / RENAME of a whole table (a mixin of `Replay`)."""
+
+    def _create(self, key: str, meta: TableMetadata | None, c: ch.CreateTable, step: ch.Commit) -> TableMetadata | None:
+        check_reserved(c.properties + c.options)  # Spark's parser, before anything else
+        if meta is not None and not (c.or_replace or c.replace_only):
+            if c.if_not_exists:
+                return meta
+            raise ReplayError(
+                "table-exists",
+                f"[TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create table or view {quoted(step.table)} because it already exists.",
+                "spark",
+            )
+        if meta is None and c.replace_only:
+            raise not_found(step)
+        file_format = None
+        if c.using is not None and c.using.lower() != "iceberg":
+            if self.catalog_kind == "session":  # SparkSessionCatalog: a Spark table, not Iceberg
+                self.unknown.add(key)
+                return None
+            file_format = c.using.lower()  # SparkCatalog: an Iceberg table writing that format
+            if file_format not in ("parquet", "avro", "orc"):
+                raise ReplayError("unsupported", f"Unsupported format in USING: {c.using}", "iceberg")
+            given = dict(c.properties).get("write.format.default")
+            if given is not None:  # Iceberg builds the properties as an ImmutableMap: one key twice fails
+                raise ReplayError(
+                    "property",
+                    f"Multiple entries with same key: write.format.default={file_format} and write.format.default={given}",
+                    "iceberg",
+                )
+        if meta is None:
+            validate_commit_properties(dict(c.properties))
+        if not c.columns and c.as_select and c.sql is not None:  # CTAS / RTAS: the query's columns
+            columns, why = infer_columns(c.sql, self._known_schema)
+            if columns is not None:
+                c = c._replace(columns=columns)
+            else:
+                self.unknown_why[key] = why
+        if not c.columns:
+            self.unknown.add(key)
+            return None
+        seen: dict[str, str] = {}
+        for col in c.columns:
+            low = col.path[-1] if self.case_sensitive else col.path[-1].lower()
+            if low in seen:
+                raise ReplayError("duplicate-column", f"[COLUMN_ALREADY_EXISTS] The column `{col.path[-1]}` already exists.", "spark", span=col.span)
+            seen[low] = col.path[-1]
+            if col.default is not None:
+                raise ReplayError("default-value", f"Cannot create column {col.path[-1]} with a default value: Iceberg's Spark 3.5 catalog does not support column default values", "spark", span=col.span)
+        for col in c.columns:
+            self._check_nested_names(col.type, col.path[-1], col.span)
+        props = dict(c.properties)
+        version = DEFAULT_FORMAT_VERSION
+        if "format-version" in props:
+            version = format_version(props["format-version"])
+        counter = [0]
+
+        def next_id() -> int:
+            counter[0] += 1
+            return counter[0]
+
+        ids = [next_id() for _ in c.columns]
+        fields = tuple(
+            NestedField(i, col.path[-1], sp.to_iceberg(col.type, next_id), col.required, col.doc)
+            for i, col in zip(ids, c.columns)
+        )
+        schema = Schema(0, fields)
+        if name_index.may_collide((c,), None):
+            name_index.check_unique_names(schema)
+        check_format_types(version, walk(schema.fields))
+        terms = [pt.resolve(t, schema, case_sensitive=True) for t in c.partition_by]
+        spec = pt.build_create_spec(terms, schema)
+        properties = dict(NEW_TABLE_DEFAULTS)
+        for k, v in props.items():
+            if k not in RESERVED_PROPERTIES and k not in SPARK_RESERVED:
+                properties[k] = v
+        if file_format is not None:
+            properties["write.format.default"] = file_format
+        if c.comment is not None:
+            properties["comment"] = c.comment
+        last_column_id = max(counter[0], 0)
+        if meta is not None:  # CREATE OR REPLACE / REPLACE TABLE: keep ids of same-named columns
+            return self._replace_table(meta, schema, spec, properties, c)
+        return TableMetadata(
+            format_version=version,
+            schemas=(schema,),
+            current_schema_id=0,
+            last_column_id=last_column_id,
+            specs=(spec,),
+            default_spec_id=0,
+            last_partition_id=max((f.field_id for f in spec.fields), default=999),
+            sort_orders=(UNSORTED,),
+            default_sort_order_id=0,
+            properties=MappingProxyType(properties),
+            location=c.location,
+        )
+
+    def _replace_table(self, meta: TableMetadata, fresh: Schema, spec: PartitionSpec, properties: dict[str, str], c: ch.CreateTable) -> TableMetadata:
+        """`TableMetadata.buildReplacement`: ids reused by name from the current schema."""
+        last = [meta.last_column_id]
+        fields = _reassign_type(StructType(fresh.fields), StructType(meta.schema.fields), last).fields  # type: ignore[attr-defined]
+        new_schema = Schema(0, fields)
+        schemas, added = add_schema(meta.schemas, new_schema, meta.current_schema_id)
+        schema_id = added.schema_id
+        new_spec_fields = []
+        next_pid = meta.last_partition_id
+        for f in spec.fields:
+            name = fresh.name_of(f.source_id)
+            src = new_schema.find(tuple(name.split("."))) if name else None
+            next_pid += 1
+            new_spec_fields.append(type(f)(src.id if src else f.source_id, next_pid, f.name, f.transform))
+        new_spec = PartitionSpec(0, tuple(new_spec_fields))
+        specs, spec_id = add_spec(meta.specs, new_spec)
+        props = dict(meta.properties)
+        props.update(properties)
+        return meta.evolve(
+            schemas=schemas,
+            current_schema_id=schema_id,
+            last_column_id=max(meta.last_column_id, last[0]),
+            specs=specs,
+            default_spec_id=spec_id,
+            last_partition_id=max(meta.last_partition_id, max((f.field_id for f in new_spec.fields), default=0)),
+            default_sort_order_id=0,
+            properties=MappingProxyType(props),
+            current_snapshot_id=None,
+            has_data=False,  # the replacement's current snapshot holds no rows
+        )
+
+    def _known_schema(self, name: str) -> Schema | None:
+        meta = self.tables.get(self.resolve_table(name))
+        return meta.schema if meta is not None else None
+
+    def _drop(self, meta: TableMetadata | None, c: ch.DropTable, step: ch.Commit) -> None:
+        if meta is None and not c.if_exists:
+            raise not_found(step)
+        return None
+
+    def _rename(self, meta: TableMetadata, c: ch.RenameTable, step: ch.Commit) -> None:
+        new_key = table_key(c.new_name)
+        if self.tables.get(new_key) is not None:
+            raise ReplayError("table-exists", f"[TABLE_OR_VIEW_ALREADY_EXISTS] Cannot rename {step.table} to {c.new_name}: the table already exists.", "spark")
+        self.tables[new_key] = meta
+        self.display.setdefault(new_key, c.new_name)
+        return None
+
+
+def _reassign_type(t: Type, old: Type | None, last: list[int]) -> Type:
+    """Nested ids for REPLACE TABLE: reuse the old ids by name, else fresh ones."""
+    def nid(prev: int | None) -> int:
+        if prev is not None:
+            return prev
+        last[0] += 1
+        return last[0]
+
+    if isinstance(t, StructType):
+        olds = {f.name: f for f in (old.fields if isinstance(old, StructType) else ())}
+        ids = [nid(olds[f.name].id if f.name in olds else None) for f in t.fields]
+        return StructType(tuple(
+            NestedField(i, f.name, _reassign_type(f.type, olds[f.name].type if f.name in olds else None, last), f.required, f.doc)
+            for i, f in zip(ids, t.fields)
+        ))  # fmt: skip
+    if isinstance(t, ListType):
+        o = old if isinstance(old, ListType) else None
+        eid = nid(o.element_id if o else None)
+        return ListType(eid, _reassign_type(t.element, o.element if o else None, last), t.element_required)
+    if isinstance(t, MapType):
+        o = old if isinstance(old, MapType) else None
+        kid, vid = nid(o.key_id if o else None), nid(o.value_id if o else None)
+        return MapType(kid, _reassign_type(t.key, o.key if o else None, last), vid, _reassign_type(t.value, o.value if o else None, last), t.value_required)
+    return t

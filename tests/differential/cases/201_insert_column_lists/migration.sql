@@ -1,0 +1,12 @@
+ALTER TABLE db.users RENAME COLUMN country TO country_code;
+INSERT INTO db.users (user_id, email, country, score) VALUES (3, 'c@example.com', 'FR', 1);
+INSERT INTO db.users (user_id, email, country_code, score) VALUES (3, 'c@example.com', 'FR', 1);
+INSERT INTO db.users (USER_ID, Email, country_code, score) VALUES (4, 'd@example.com', 'BE', 2);
+INSERT INTO db.users (user_id, email, country_code) VALUES (5, 'e@example.com', 'PL');
+INSERT INTO db.users (user_id, email, country_code, score) VALUES (5, 'e@example.com', 'PL');
+INSERT INTO db.users (user_id, email, user_id, score) VALUES (5, 'e@example.com', 6, 1);
+INSERT INTO db.users VALUES (6, 'f@example.com', 'IT');
+INSERT INTO db.users VALUES (6, 'f@example.com', 'IT', 3, 'extra');
+INSERT INTO db.users SELECT user_id, email FROM db.users;
+INSERT INTO db.users (score, country_code, email, user_id) SELECT 9, 'ES', 'g@example.com', 7;
+INSERT INTO db.users VALUES (8, 'h@example.com', 'PT', 4), (9, 'i@example.com', 'GR');

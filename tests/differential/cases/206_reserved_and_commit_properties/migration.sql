@@ -1,0 +1,14 @@
+CREATE TABLE db.runs (run_id bigint) USING iceberg TBLPROPERTIES ('commit.retry.num-retries' = 'three');
+CREATE TABLE db.runs (run_id bigint) USING iceberg TBLPROPERTIES ('commit.retry.max-wait-ms' = '-1');
+CREATE TABLE db.runs (run_id bigint) USING iceberg TBLPROPERTIES ('commit.retry.total-timeout-ms' = '1.5');
+CREATE TABLE db.runs (run_id bigint) USING iceberg TBLPROPERTIES ('owner' = 'data-eng');
+CREATE TABLE db.runs (run_id bigint) USING iceberg OPTIONS ('location' = '/tmp/icelint-nowhere/runs');
+CREATE TABLE db.runs (run_id bigint) USING iceberg TBLPROPERTIES ('provider' = 'iceberg');
+CREATE TABLE db.runs (run_id bigint) USING iceberg TBLPROPERTIES ('is_managed_location' = 'true');
+CREATE TABLE db.runs (run_id bigint) USING iceberg TBLPROPERTIES ('commit.retry.num-retries' = '5', 'commit.retry.min-wait-ms' = '+100');
+ALTER TABLE db.jobs SET TBLPROPERTIES ('owner' = 'data-eng');
+ALTER TABLE db.jobs SET TBLPROPERTIES ('location' = '/tmp/icelint-nowhere/jobs');
+ALTER TABLE db.jobs UNSET TBLPROPERTIES ('provider');
+ALTER TABLE db.jobs SET TBLPROPERTIES ('commit.retry.num-retries' = '-1');
+ALTER TABLE db.jobs SET TBLPROPERTIES ('format-version' = 'two');
+ALTER TABLE db.jobs SET TBLPROPERTIES ('comment' = 'scheduled jobs');

@@ -296,14 +296,11 @@ def type_from_json(obj: Any, depth: int = 1) -> Type:
 
 def field_from_json(obj: Any, depth: int = 1) -> NestedField:
     try:
-        return NestedField(
-            int(obj["id"]),
-            str(obj["name"]),
-            type_from_json(obj["type"], depth),
-            bool(obj["required"]),
-            obj.get("doc"),
-        )
-    except (KeyError, TypeError) as e:
+        fid, name, required, doc = obj["id"], obj["name"], obj["required"], obj.get("doc")
+        if type(fid) is not int or type(name) is not str or type(required) is not bool or not (doc is None or type(doc) is str):
+            raise TypeParseError("invalid field: id, name, required or doc of the wrong type")
+        return NestedField(fid, name, type_from_json(obj["type"], depth), required, doc)
+    except (KeyError, TypeError, AttributeError) as e:
         raise TypeParseError(f"invalid field: missing {e}") from None
 
 

@@ -32,6 +32,8 @@ class MetadataError(InputError):
 
     def __init__(self, origin: str, where: str, problem: str) -> None:
         self.origin, self.where, self.problem = origin, where, problem
+        if len(where) > 160:  # a path hundreds of levels deep: its two ends say where it is
+            where = f"{where[:70]}...{where[-70:]}"
         at = f"{where}: " if where else ""
         super().__init__(f"{origin}: invalid Iceberg metadata: {at}{problem}")
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from sqlglot.dialects.spark import Spark
 from sqlglot.tokens import TokenType
 
+from icelint.model.types import MAX_TYPE_DEPTH
 from icelint.source import LineIndex, SourceFile, Span
 from icelint.syntax.ast import (
     AddColumns,
@@ -490,24 +491,27 @@ class _StatementParser:
 
     # ------------------------------------------------------------------ types
 
-    def data_type(self) -> SqlType:
+    def data_type(self, depth: int = 1) -> SqlType:
+        """A type; `depth` is how deeply it nests (icelint's limit, `MAX_TYPE_DEPTH`, bounds the recursion)."""
         if self.i >= self.n or self.t[self.i].kind != WORD or self.t[self.i].kw not in _TYPE_NAMES:
             raise self.error("a data type")
         tok = self.t[self.i]
         self.i += 1
         kw = tok.kw
+        if depth >= MAX_TYPE_DEPTH and kw in ("ARRAY", "MAP", "STRUCT"):
+            raise _ParseError(f"types nested deeper than {MAX_TYPE_DEPTH} levels are not supported by icelint", tok)
         name = tok.text.lower()
         start = tok.start
         if kw == "ARRAY":
             self.expect("<")
-            element = self.data_type()
+            element = self.data_type(depth + 1)
             self.close_angle()
             return SqlType("array", element=element, span=self.span(start, self.prev_end()))
         if kw == "MAP":
             self.expect("<")
-            key = self.data_type()
+            key = self.data_type(depth + 1)
             self.expect(",")
-            value = self.data_type()
+            value = self.data_type(depth + 1)
             self.close_angle()
             return SqlType("map", key=key, value=value, span=self.span(start, self.prev_end()))
         if kw == "STRUCT":
@@ -516,9 +520,9 @@ class _StatementParser:
             self.expect("<")
             fields: list[SqlField] = []
             if not self.accept(">"):
-                fields.append(self.struct_field())
+                fields.append(self.struct_field(depth + 1))
                 while self.accept(","):
-                    fields.append(self.struct_field())
+                    fields.append(self.struct_field(depth + 1))
                 self.close_angle("',' or '>'")
             return SqlType("struct", fields=tuple(fields), span=self.span(start, self.prev_end()))
         if kw == "INTERVAL":  # interval year [to month], interval day [to second], ...
@@ -551,10 +555,10 @@ class _StatementParser:
         if not self.accept(">"):
             raise self.error(expected)
 
-    def struct_field(self) -> SqlField:
+    def struct_field(self, depth: int = 2) -> SqlField:
         tok = self.ident("a field name")
         self.accept(":")
-        typ = self.data_type()
+        typ = self.data_type(depth)
         not_null = False
         comment = None
         while True:

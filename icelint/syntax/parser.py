@@ -299,6 +299,11 @@ def _collect_comments(
 # ---------------------------------------------------------------------------- parser
 
 
+def _nul_error(tok: _Tok) -> _ParseError:
+    """Spark's lexer allows letters, digits and `_` in an unquoted identifier: a NUL byte is a syntax error."""
+    return _ParseError("a NUL byte (\\x00) is not allowed in an identifier", tok)
+
+
 class _ParseError(Exception):
     def __init__(self, message: str, tok: _Tok | None) -> None:
         super().__init__(message)
@@ -423,6 +428,8 @@ class _StatementParser:
         if self.i < self.n:
             tok = self.t[self.i]
             if tok.kind == WORD or tok.kind == QIDENT:
+                if tok.kind == WORD and "\x00" in tok.text:
+                    raise _nul_error(tok)
                 self.i += 1
                 return tok
         raise self.error(what)
@@ -436,6 +443,8 @@ class _StatementParser:
             if nxt.kind != WORD and nxt.kind != QIDENT:
                 self.i += 1
                 raise self.error("a name")
+            if nxt.kind == WORD and "\x00" in nxt.text:
+                raise _nul_error(nxt)
             parts.append(nxt.text)
             last = nxt
             self.i += 2

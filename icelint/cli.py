@@ -32,7 +32,7 @@ class IcelintGroup(click.Group):
         try:
             return super().invoke(ctx)
         except InputError as e:
-            click.echo(f"icelint: error: {e}", err=True)
+            click.echo(f"icelint: error: {_safe(e)}", err=True)
             ctx.exit(EXIT_ERROR)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
@@ -45,8 +45,31 @@ class IcelintGroup(click.Group):
         except Exception as e:  # noqa: BLE001 - the promise is: no traceback, one line, exit 2
             if os.environ.get("ICELINT_DEBUG"):
                 raise
-            click.echo(f"icelint: internal error: {type(e).__name__}: {e} (set ICELINT_DEBUG=1 for details)", err=True)
+            click.echo(f"icelint: internal error: {type(e).__name__}: {_safe(e)} (set ICELINT_DEBUG=1 for details)", err=True)
             ctx.exit(EXIT_ERROR)
+
+
+def _safe(e: Exception) -> str:
+    """An error's text with the passwords of URIs (`http://user:PASS@host/...`) masked."""
+    from icelint.sources.redact import scrub
+
+    return scrub(str(e))
+
+
+def _write_report(write, output_file: str | None) -> None:
+    """`write(stream)` to FILE or stdout; a file or disk that refuses it is one line naming it."""
+    name = output_file or "standard output"
+    try:
+        if output_file:
+            with open(output_file, "w", encoding="utf-8", newline="") as out:
+                write(out)
+        else:
+            write(sys.stdout)
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise InputError(f"{name}: cannot write the report: {e.strerror or e}") from None
 
 
 @click.group(cls=IcelintGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -110,6 +133,10 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     """
     from icelint.config import load_config
 
+    from icelint import discovery
+
+    verbose = sources is not None and sources.verbose  # files of a folder that are skipped, said on stderr
+    discovery.note = (lambda text: click.echo(f"icelint: note: {text}", err=True)) if verbose else None
     cfg = load_config(explicit=config_file).with_flags(
         select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations
     )
@@ -158,11 +185,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
     report = Report(outcome.findings, pending.sources, pending.statement_count, suppressed=outcome.suppressed,
                     rules=rules, context_files=len(plan.context))
-    if output_file:
-        with open(output_file, "w", encoding="utf-8", newline="") as out:
-            REPORTERS[fmt](report, out, quiet=quiet)
-    else:
-        REPORTERS[fmt](report, sys.stdout, quiet=quiet)
+    _write_report(lambda out: REPORTERS[fmt](report, out, quiet=quiet), output_file)
     threshold = Severity(cfg.fail_on).rank
     failing = any(f.severity.rank >= threshold for f in outcome.findings)
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
@@ -182,10 +205,7 @@ def schema(paths, metadata, fmt, sources) -> None:
     parsed = _parse(paths)
     states = load_states(_state_sources(metadata, sources))
     run = replay(parsed, states.assign(parsed.referenced_tables, parsed.created_tables))
-    if fmt == "json":
-        render_json(run, sys.stdout)
-    else:
-        render_text(run, sys.stdout)
+    _write_report(lambda out: (render_json if fmt == "json" else render_text)(run, out), None)
 
 
 @main.command("rules")
@@ -262,8 +282,12 @@ def entry() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except OSError:  # `icelint check ... | head`: the reader left; not an error of ours
+        except BrokenPipeError:  # `icelint check ... | head`: the reader left; not an error of ours
             pass
+        except OSError as e:  # a full disk: the output is lost, which must not pass for success
+            if stream is sys.stdout:
+                os.write(2, f"icelint: error: standard output: cannot write: {e.strerror or e}\n".encode())
+                code = EXIT_ERROR
     os._exit(code)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,7 +61,7 @@ def _read_json_header(path: Path) -> dict | None:
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
         obj = json.loads(data)
-    except (OSError, EOFError, ValueError):
+    except (OSError, EOFError, ValueError, zlib.error, RecursionError):
         return None
     return obj if isinstance(obj, dict) else None
 

@@ -55,10 +55,9 @@ def metadata_from_json(obj: Any, origin: str) -> TableMetadata:
     if not isinstance(obj, dict) or "format-version" not in obj:
         raise InputError(f"{origin}: not Iceberg table metadata (no 'format-version' key)")
     version = obj["format-version"]
-    if version not in SUPPORTED_FORMAT_VERSIONS:
-        raise InputError(
-            f"{origin}: unsupported Iceberg format version {version!r} (icelint reads versions 1, 2 and 3)"
-        )
+    if type(version) is not int or version not in SUPPORTED_FORMAT_VERSIONS:
+        shown = repr(version) if isinstance(version, (int, float, str)) and len(repr(version)) < 40 else "of that kind"
+        raise InputError(f"{origin}: unsupported Iceberg format version {shown} (icelint reads versions 1, 2 and 3)")
     try:
         return _parse(obj, version, origin)
     except MetadataError:

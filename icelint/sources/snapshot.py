@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from icelint.source import InputError
+from icelint.sources.redact import scrub  # the password of a URI given on the command line
 from icelint.sources import LoadedState, StateOptions, load_states
 
 EXIT_OK, EXIT_DIFFERS = 0, 1
@@ -96,14 +97,14 @@ def run_snapshot(
     failing = False
     for r in results:
         if r.status == "written":
-            echo(f"{r.path}: written from {r.detail}")
+            echo(scrub(f"{r.path}: written from {r.detail}"))
         elif r.status == "unchanged":
-            echo(f"{r.path}: up to date ({r.detail})")
+            echo(scrub(f"{r.path}: up to date ({r.detail})"))
         elif r.status == "same":
-            echo(f"{r.path}: matches {r.detail}")
+            echo(scrub(f"{r.path}: matches {r.detail}"))
         else:
             failing = True
-            echo(f"{r.path}: {r.detail}")
+            echo(scrub(f"{r.path}: {r.detail}"))
     if check and failing:
         echo("snapshots are out of date: run `icelint snapshot` without --check to update them")
     return EXIT_DIFFERS if failing else EXIT_OK
@@ -116,7 +117,7 @@ def _compare(key: str, path: Path, state: LoadedState, text: str) -> SnapshotRes
         committed = json.loads(path.read_bytes())
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         return SnapshotResult(key, path, "differs", f"not valid JSON ({e}); the source is {state.origin}")
     current = json.loads(text)
     if committed == current:

@@ -362,6 +362,9 @@ class _StatementParser:
         except _ParseError as e:
             tok = e.tok or toks[-1]
             return Unparsed(e.message, span, self.li.span(tok.start, tok.end))
+        except RecursionError:  # a limit of icelint's, not the user's syntax error: say so
+            tok = toks[min(self.i, self.n - 1)]
+            return Unparsed("this statement nests deeper than icelint's parser supports", span, self.li.span(tok.start, tok.end))
         except Exception as e:  # a bug here must not stop the linter
             tok = toks[min(self.i, self.n - 1)]
             return Unparsed(

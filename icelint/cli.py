@@ -131,9 +131,8 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     PATHS are the files under review (folders: all their .sql files); without PATHS, the configured
     migrations folder (or, with --since, its changed files).
     """
-    from icelint.config import load_config
-
     from icelint import discovery
+    from icelint.config import load_config
 
     verbose = sources is not None and sources.verbose  # files of a folder that are skipped, said on stderr
     discovery.note = (lambda text: click.echo(f"icelint: note: {text}", err=True)) if verbose else None

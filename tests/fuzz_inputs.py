@@ -341,6 +341,7 @@ def check_sql_file(tmp: Path, text: str, with_state: bool) -> Outcome:
         args += ["--metadata", f"db.t={meta}"]
         names += (str(meta),)
     out = check_twice(args, names)
-    if out.code != 2:
-        check_twice(["schema", "--format", "json", *args[1:]], names)
+    if out.code != 2:  # whatever check accepts, schema prints
+        schema = check_twice(["schema", "--format", "json", *args[1:]], names)
+        assert schema.code == 0, schema
     return out

@@ -57,6 +57,9 @@ def main() -> int:
             try:
                 prop()
             except Exception as e:  # noqa: BLE001 - a broken property: report it and stop
+                import traceback
+
+                traceback.print_exc()
                 OUT.mkdir(parents=True, exist_ok=True)
                 target = OUT / ("fuzz-failure.sql" if kind == "sql" else "fuzz-failure.metadata.json")
                 data = last.get(kind)

@@ -267,12 +267,12 @@ def metadata_files(draw) -> tuple[str, bytes]:
             elif isinstance(value, list) and value:
                 i = draw(st.integers(0, len(value) - 1))
                 if draw(st.booleans()):
-                    value.append(copy.deepcopy(value[i]))  # a duplicate: two fields with one id, two specs...
+                    value.append(value[i])  # a duplicate: two fields with one id, two specs... (shared: may be deep)
                 else:
                     del value[i]
             elif isinstance(value, dict) and value:
                 k = draw(st.sampled_from(sorted(value)))
-                value[k + "-2" if draw(st.booleans()) else k.upper()] = copy.deepcopy(value[k])
+                value[k + "-2" if draw(st.booleans()) else k.upper()] = value[k]
         elif action == "delete":
             del parent[key]
         elif action == "weird":

@@ -25,14 +25,14 @@ SCALE = float(os.environ.get("ICELINT_FUZZ_EXAMPLES", "1"))
 BOUNDED = dict(deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 
 
-@settings(max_examples=max(1, int(250 * SCALE)), **BOUNDED)
+@settings(max_examples=max(1, int(350 * SCALE)), **BOUNDED)
 @given(text=sql_files(), with_state=st.booleans())
 def test_fuzz_sql(text: str, with_state: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         check_sql_file(Path(tmp), text, with_state)
 
 
-@settings(max_examples=max(1, int(400 * SCALE)), **BOUNDED)
+@settings(max_examples=max(1, int(550 * SCALE)), **BOUNDED)
 @given(file=metadata_files(), fast=st.booleans())
 def test_fuzz_metadata(file: tuple[str, bytes], fast: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:

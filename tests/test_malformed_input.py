@@ -257,6 +257,20 @@ def test_fifo_named_on_the_command_line_does_not_block(tmp_path: Path) -> None:
     assert one_error(r.returncode, r.stderr, "f.sql: not a regular file")
 
 
+def test_device_or_socket_named_on_the_command_line(tmp_path: Path) -> None:
+    import socket
+
+    code, _, err = cli(["check", os.devnull])
+    one_error(code, err, f"{os.devnull}: not a regular file")
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(tmp_path / "s.sql"))
+        code, _, err = cli(["check", tmp_path / "s.sql"])
+        one_error(code, err, "s.sql: not a regular file")
+    finally:
+        sock.close()
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_fifo_in_a_folder_is_skipped_with_a_note_under_verbose(tmp_path: Path) -> None:
     mig = _folder(tmp_path)

@@ -161,6 +161,24 @@ def test_deep_nesting_has_a_stated_limit(tmp_path: Path, kind: str, n: int, prob
         assert problem in one_error(code, err, "db.t.metadata.json")
 
 
+@pytest.mark.parametrize(("kind", "n"), [("list", 990), ("struct", 330)])
+def test_deep_older_schema_that_check_accepts_prints_and_snapshots(tmp_path: Path, monkeypatch, kind: str, n: int) -> None:
+    """An older schema is decoded only when needed: JSON almost 1000 levels deep that check accepts
+    must still print (`schema --format json`) and snapshot (`snapshot --check` compares it)."""
+    text = json.dumps(BASE)
+    old = '"schema-id": 0, "fields": [{"id": 1, "name": "id", "required": false, "type": "long"}]'
+    assert old in text
+    deep = '{"id": 7, "name": "deep", "required": false, "type": ' + _deep(kind, n) + "}"
+    text = text.replace(old, old[:-1] + ", " + deep + "]")
+    assert lint(tmp_path, text.encode())[0] == 0
+    code, out, err = lint(tmp_path, text.encode(), ("schema", "--format", "json"))
+    assert code == 0 and not err and out.count("element" if kind == "list" else "fields") >= n
+    monkeypatch.chdir(tmp_path)
+    for extra in ([], ["--check"]):
+        code, out, err = cli(["snapshot", "db.t", "--metadata", "db.t=db.t.metadata.json", "--out", "snaps", *extra])
+        assert code == 0 and not err, (out, err)
+
+
 def test_a_thousand_nested_brackets(tmp_path: Path) -> None:
     text = json.dumps(BASE).replace('"properties": {}', '"properties": {"a": ' + "[" * 1000 + "]" * 1000 + "}")
     code, _, err = lint(tmp_path, text.encode())

@@ -86,8 +86,19 @@ def not_json(origin: str, e: BaseException) -> InputError:
     return InputError(f"{origin}: not valid JSON: {json_problem(e)}")
 
 
+def dumps(obj: Any, **kwargs: Any) -> str:
+    """`json.dumps` of anything `loads` accepted, inside a report that nests it a few levels more.
+
+    The pure-Python encoder (used with `indent`) takes about two frames per level."""
+    with deep_enough(2 * MAX_JSON_DEPTH + 100):
+        return json.dumps(obj, **kwargs)
+
+
 class deep_enough:  # noqa: N801 - used as a context manager
     """Room on the stack for JSON `MAX_JSON_DEPTH` levels deep (the C decoder counts each level)."""
+
+    def __init__(self, levels: int = MAX_JSON_DEPTH + 2) -> None:
+        self.levels = levels
 
     def __enter__(self) -> None:
         self.old = sys.getrecursionlimit()
@@ -96,7 +107,7 @@ class deep_enough:  # noqa: N801 - used as a context manager
         while frame is not None:
             depth += 1
             frame = frame.f_back  # type: ignore[assignment]
-        sys.setrecursionlimit(max(self.old, depth + MAX_JSON_DEPTH + 2))
+        sys.setrecursionlimit(max(self.old, depth + self.levels))
 
     def __exit__(self, *exc: object) -> None:
         sys.setrecursionlimit(self.old)

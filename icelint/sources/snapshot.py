@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from icelint.model.validate import MAX_JSON_DEPTH, deep_enough, dumps
 from icelint.source import InputError
 from icelint.sources.redact import scrub  # the password of a URI given on the command line
 from icelint.sources import LoadedState, StateOptions, load_states
@@ -29,10 +30,11 @@ def snapshot_name(key: str) -> str:
 def render(state: LoadedState) -> str:
     """The snapshot text of a state: its JSON, as stored, pretty-printed (deterministic)."""
     try:
-        obj = json.loads(state.data)
+        with deep_enough():
+            obj = json.loads(state.data)
     except ValueError as e:  # the parser accepted it, so this should not happen
         raise InputError(f"{state.origin}: not valid JSON ({e})") from None
-    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+    return dumps(obj, indent=2, ensure_ascii=False) + "\n"  # deep older schemas too
 
 
 def _differences(committed: Any, current: Any) -> list[str]:
@@ -114,14 +116,16 @@ def _compare(key: str, path: Path, state: LoadedState, text: str) -> SnapshotRes
     if not path.is_file():
         return SnapshotResult(key, path, "missing", f"missing (the source is {state.origin})")
     try:
-        committed = json.loads(path.read_bytes())
+        with deep_enough():
+            committed = json.loads(path.read_bytes())
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
     except (ValueError, RecursionError) as e:
         return SnapshotResult(key, path, "differs", f"not valid JSON ({e}); the source is {state.origin}")
-    current = json.loads(text)
-    if committed == current:
-        return SnapshotResult(key, path, "same", state.origin)
-    keys = _differences(committed, current)
+    with deep_enough(3 * MAX_JSON_DEPTH):  # comparing deep values recurses too
+        current = json.loads(text)
+        if committed == current:
+            return SnapshotResult(key, path, "same", state.origin)
+        keys = _differences(committed, current)
     shown = ", ".join(keys[:8]) + (f" and {len(keys) - 8} more" if len(keys) > 8 else "")
     return SnapshotResult(key, path, "differs", f"differs from {state.origin} ({shown})")

@@ -170,13 +170,27 @@ def test_deep_older_schema_that_check_accepts_prints_and_snapshots(tmp_path: Pat
     assert old in text
     deep = '{"id": 7, "name": "deep", "required": false, "type": ' + _deep(kind, n) + "}"
     text = text.replace(old, old[:-1] + ", " + deep + "]")
-    assert lint(tmp_path, text.encode())[0] == 0
+    code, out, err = lint(tmp_path, text.encode())
+    assert code == 0 and not err, err
     code, out, err = lint(tmp_path, text.encode(), ("schema", "--format", "json"))
     assert code == 0 and not err and out.count("element" if kind == "list" else "fields") >= n
     monkeypatch.chdir(tmp_path)
     for extra in ([], ["--check"]):
         code, out, err = cli(["snapshot", "db.t", "--metadata", "db.t=db.t.metadata.json", "--out", "snaps", *extra])
         assert code == 0 and not err, (out, err)
+
+
+@pytest.mark.parametrize("stack", [0, 300])
+def test_the_json_depth_limit_is_exact_whatever_the_stack(stack: int) -> None:
+    from icelint.model.validate import loads
+    from icelint.source import InputError
+
+    def at_depth(n: int, f):
+        return f() if n == 0 else at_depth(n - 1, f)
+
+    assert at_depth(stack, lambda: loads("[" * 1000 + "]" * 1000, "x.json")) is not None
+    with pytest.raises(InputError, match="x.json: not valid JSON: arrays and objects nested more than 1000 levels deep"):
+        at_depth(stack, lambda: loads('{"a": "[[[", "b": ' + "[" * 1000 + "]" * 1000 + "}", "x.json"))
 
 
 def test_a_thousand_nested_brackets(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from icelint.model.validate import (
-    DECODER, FAULTS, CheckedLazySchema, MetadataError, deep_enough, explain_schema, json_problem,
+    DECODER, FAULTS, CheckedLazySchema, MetadataError, decode, explain_schema, json_problem,
 )
 
 THRESHOLD = 4 * 1024 * 1024  # bytes: below this, plain json.loads is fast enough
@@ -76,8 +76,7 @@ def split(text: str, parse_field: Callable[[Any], Any], origin: str = "<metadata
     if end is None:
         return None
     try:
-        with deep_enough():
-            head = _decoder.decode(text[:start] + "[]" + text[end:])
+        head = decode(text[:start] + "[]" + text[end:])
     except (ValueError, RecursionError):
         return None
     required = ("current-schema-id", "last-column-id", "format-version")
@@ -102,8 +101,7 @@ def split(text: str, parse_field: Callable[[Any], Any], origin: str = "<metadata
         stop = starts[i + 1][0] if i + 1 < len(starts) else len(array)
         if sid == current_id:
             try:
-                with deep_enough():
-                    current, _ = _decoder.raw_decode(array, obj)
+                current = decode(array, obj)
             except (ValueError, RecursionError):
                 return None
             if not isinstance(current, dict) or current.get("schema-id") != current_id:
@@ -133,8 +131,7 @@ class TextSchema(CheckedLazySchema):
         raw = self.__dict__.get("_raw_obj")
         if raw is None:
             try:
-                with deep_enough():
-                    raw, _ = _decoder.raw_decode(self._text, self._span[0])
+                raw = decode(self._text, self._span[0])
             except (ValueError, RecursionError) as e:
                 raise MetadataError(*self._where, f"not valid JSON: {json_problem(e)}") from None
             if not isinstance(raw, dict) or not isinstance(raw.get("fields"), list):

@@ -13,6 +13,7 @@ Every walk here is iterative: a hostile file cannot exhaust the interpreter's st
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
@@ -62,10 +63,44 @@ DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 def loads(text: str, origin: str) -> Any:
     """`json.loads` as Iceberg's reader decodes: NaN and Infinity refused, nesting bounded."""
     try:
-        with deep_enough():
-            return DECODER.decode(text)
+        return decode(text)
     except (ValueError, RecursionError) as e:
         raise not_json(origin, e) from None
+
+
+def decode(text: str, start: int | None = None) -> Any:
+    """`DECODER.decode(text)` (or `raw_decode(text, start)`'s value) of JSON up to `MAX_JSON_DEPTH`
+    levels deep, whatever the stack depth of the caller; deeper JSON raises `RecursionError`.
+
+    The common case costs nothing extra: only when the decoder runs out of stack is the depth
+    measured, and the text decoded again with more room."""
+    run = DECODER.decode if start is None else (lambda t: DECODER.raw_decode(t, start)[0])
+    try:
+        return run(text)
+    except RecursionError:
+        pass
+    if nesting_depth(text, start or 0) > MAX_JSON_DEPTH:
+        raise RecursionError
+    with deep_enough(MAX_JSON_DEPTH + 500):
+        return run(text)
+
+
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def nesting_depth(text: str, start: int = 0) -> int:
+    """How deeply the JSON value at `start` nests arrays and objects (strings skipped)."""
+    depth = deepest = 0
+    for m in _TOKENS.finditer(text, start):
+        c = m.group()
+        if c == "[" or c == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c == "]" or c == "}":
+            depth -= 1
+            if depth <= 0:
+                break
+    return deepest
 
 
 def json_problem(e: BaseException) -> str:
@@ -95,9 +130,9 @@ def dumps(obj: Any, **kwargs: Any) -> str:
 
 
 class deep_enough:  # noqa: N801 - used as a context manager
-    """Room on the stack for JSON `MAX_JSON_DEPTH` levels deep (the C decoder counts each level)."""
+    """Room on the stack for `levels` more levels of recursion (the C decoder counts each JSON level)."""
 
-    def __init__(self, levels: int = MAX_JSON_DEPTH + 2) -> None:
+    def __init__(self, levels: int = MAX_JSON_DEPTH + 500) -> None:
         self.levels = levels
 
     def __enter__(self) -> None:

@@ -9,13 +9,12 @@ compared as JSON values, so key order and formatting do not count.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from icelint.model.validate import MAX_JSON_DEPTH, deep_enough, dumps
+from icelint.model.validate import MAX_JSON_DEPTH, decode, deep_enough, dumps
 from icelint.source import InputError
 from icelint.sources.redact import scrub  # the password of a URI given on the command line
 from icelint.sources import LoadedState, StateOptions, load_states
@@ -30,8 +29,7 @@ def snapshot_name(key: str) -> str:
 def render(state: LoadedState) -> str:
     """The snapshot text of a state: its JSON, as stored, pretty-printed (deterministic)."""
     try:
-        with deep_enough():
-            obj = json.loads(state.data)
+        obj = decode(state.data.decode("utf-8"))
     except ValueError as e:  # the parser accepted it, so this should not happen
         raise InputError(f"{state.origin}: not valid JSON ({e})") from None
     return dumps(obj, indent=2, ensure_ascii=False) + "\n"  # deep older schemas too
@@ -116,14 +114,13 @@ def _compare(key: str, path: Path, state: LoadedState, text: str) -> SnapshotRes
     if not path.is_file():
         return SnapshotResult(key, path, "missing", f"missing (the source is {state.origin})")
     try:
-        with deep_enough():
-            committed = json.loads(path.read_bytes())
+        committed = decode(path.read_bytes().decode("utf-8"))
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
     except (ValueError, RecursionError) as e:
         return SnapshotResult(key, path, "differs", f"not valid JSON ({e}); the source is {state.origin}")
     with deep_enough(3 * MAX_JSON_DEPTH):  # comparing deep values recurses too
-        current = json.loads(text)
+        current = decode(text)
         if committed == current:
             return SnapshotResult(key, path, "same", state.origin)
         keys = _differences(committed, current)

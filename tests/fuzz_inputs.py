@@ -279,11 +279,11 @@ def metadata_files(draw) -> tuple[str, bytes]:
             parent[key] = copy.deepcopy(draw(st.sampled_from(WEIRD)))
         elif action == "nest":
             value = parent[key]
-            for _ in range(draw(st.sampled_from([1, 2, 50, 400, 1200]))):
+            for _ in range(draw(st.sampled_from([1, 2, 50, 400, 995, 1200]))):
                 value = [value]
             parent[key] = value
         elif action == "deep-type":
-            parent[key] = _deep_type(draw(st.sampled_from(["struct", "list", "map"])), draw(st.sampled_from([3, 98, 99, 150, 400])))
+            parent[key] = _deep_type(draw(st.sampled_from(["struct", "list", "map"])), draw(st.sampled_from([3, 98, 99, 150, 330, 400, 990])))
         else:
             parent[key] = type(parent[key])() if isinstance(parent[key], (list, dict, str)) else parent[key]
     text = _dumps_deep(obj)

@@ -6,7 +6,7 @@ from typing import IO
 
 from icelint import changes as ch
 from icelint.model.table import TableMetadata
-from icelint.model.validate import dumps
+from icelint.model.jsontext import dumps
 from icelint.model.types import ListType, MapType, NestedField, StructType
 from icelint.pipeline import Run
 

@@ -182,7 +182,7 @@ def test_deep_older_schema_that_check_accepts_prints_and_snapshots(tmp_path: Pat
 
 @pytest.mark.parametrize("stack", [0, 300])
 def test_the_json_depth_limit_is_exact_whatever_the_stack(stack: int) -> None:
-    from icelint.model.validate import loads
+    from icelint.model.jsontext import loads
     from icelint.source import InputError
 
     def at_depth(n: int, f):

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from icelint.model.validate import (
-    DECODER, FAULTS, CheckedLazySchema, MetadataError, decode, explain_schema, json_problem,
-)
+from icelint.model.jsontext import DECODER, decode, json_problem
+from icelint.model.validate import FAULTS, CheckedLazySchema, MetadataError, explain_schema
 
 THRESHOLD = 4 * 1024 * 1024  # bytes: below this, plain json.loads is fast enough
 _FOLLOWERS = ('"default-spec-id"', '"current-schema-id"', '"partition-specs"', '"last-partition-id"')

@@ -23,7 +23,8 @@ from icelint.model.table import (
 )
 from icelint.model import fastload
 from icelint.model.types import field_from_json
-from icelint.model.validate import FAULTS, CheckedLazySchema, MetadataError, explain, loads
+from icelint.model.jsontext import loads
+from icelint.model.validate import FAULTS, CheckedLazySchema, MetadataError, explain
 from icelint.source import InputError
 
 SUPPORTED_FORMAT_VERSIONS = (1, 2, 3)

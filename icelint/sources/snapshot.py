@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from icelint.model.validate import MAX_JSON_DEPTH, decode, deep_enough, dumps
+from icelint.model.jsontext import MAX_JSON_DEPTH, decode, deep_enough, dumps
 from icelint.source import InputError
 from icelint.sources.redact import scrub  # the password of a URI given on the command line
 from icelint.sources import LoadedState, StateOptions, load_states

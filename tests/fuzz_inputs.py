@@ -322,9 +322,11 @@ def check_metadata_file(tmp: Path, data: bytes, fast: bool, extra_sql: str = "")
     try:
         names = (str(meta), str(sql))
         out = check_twice(["check", str(sql), "--metadata", f"db.t={meta}"], names)
-        if out.code != 2:  # whatever check accepts, schema prints
+        if out.code != 2:  # whatever check accepts, schema prints...
             schema = check_twice(["schema", "--format", "json", str(sql), "--metadata", f"db.t={meta}"], names)
-            assert schema.code == 0, schema
+            # ... except an older schema version that check never needed to decode (they are read
+            # lazily, and `schema` prints them all): then the input error names it
+            assert schema.code == 0 or ": invalid Iceberg metadata: schemas[" in schema.stderr, schema
         return out
     finally:
         fastload.THRESHOLD = saved

@@ -399,3 +399,14 @@ def test_fast_loader_on_a_real_four_megabyte_file(tmp_path: Path) -> None:
     (tmp_path / "m.sql").write_text(SQL)
     r = run(["check", "m.sql", "--metadata", "db.t=db.t.metadata.json"], tmp_path)
     assert "schemas[1]: not valid JSON" in one_error(r.returncode, r.stderr, "db.t.metadata.json: invalid Iceberg metadata: ")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_fifo_named_like_a_metadata_file_in_a_table_dir(tmp_path: Path) -> None:
+    meta = tmp_path / "db" / "t" / "metadata"
+    meta.mkdir(parents=True)
+    (meta / "v1.metadata.json").write_text(json.dumps(BASE))
+    os.mkfifo(meta / "v2.metadata.json")
+    (tmp_path / "m.sql").write_text("ALTER TABLE db.t ADD COLUMN x int;\n")
+    r = run(["check", "m.sql", "--table-dir", "db.t=db/t", "-v"], tmp_path)  # before the fix: blocked
+    assert r.returncode == 0 and "using v1.metadata.json" in r.stderr, r.stderr

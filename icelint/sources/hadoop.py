@@ -88,7 +88,8 @@ def find_current(table_dir: Path, table_uuid: str | None = None) -> Choice:
         names = sorted(p.name for p in meta.iterdir())
     except OSError as e:
         raise InputError(f"{meta}: cannot list: {e.strerror or e}") from None
-    candidates = [Candidate(meta / n, v) for n in names if (v := parse_name(n)) is not None]
+    # regular files only: a FIFO named like a metadata file would block the read forever
+    candidates = [Candidate(meta / n, v) for n in names if (v := parse_name(n)) is not None and (meta / n).is_file()]
     if not candidates:
         raise InputError(
             f"{table_dir}: no Iceberg metadata (no version-hint.text and no v<N>.metadata.json or <N>-<uuid>.metadata.json in metadata/)"

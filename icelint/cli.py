@@ -33,7 +33,7 @@ class IcelintGroup(click.Group):
         try:
             return super().invoke(ctx)
         except InputError as e:
-            click.echo(f"icelint: error: {e}", err=True)
+            click.echo(f"icelint: error: {_safe(e)}", err=True)
             ctx.exit(EXIT_ERROR)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
@@ -46,8 +46,31 @@ class IcelintGroup(click.Group):
         except Exception as e:  # noqa: BLE001 - the promise is: no traceback, one line, exit 2
             if os.environ.get("ICELINT_DEBUG"):
                 raise
-            click.echo(f"icelint: internal error: {type(e).__name__}: {e} (set ICELINT_DEBUG=1 for details)", err=True)
+            click.echo(f"icelint: internal error: {type(e).__name__}: {_safe(e)} (set ICELINT_DEBUG=1 for details)", err=True)
             ctx.exit(EXIT_ERROR)
+
+
+def _safe(e: Exception) -> str:
+    """An error's text with the passwords of URIs (`http://user:PASS@host/...`) masked."""
+    from icelint.sources.redact import scrub
+
+    return scrub(str(e))
+
+
+def _write_report(write, output_file: str | None) -> None:
+    """`write(stream)` to FILE or stdout; a file or disk that refuses it is one line naming it."""
+    name = output_file or "standard output"
+    try:
+        if output_file:
+            with open(output_file, "w", encoding="utf-8", newline="") as out:
+                write(out)
+        else:
+            write(sys.stdout)
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise InputError(f"{name}: cannot write the report: {e.strerror or e}") from None
 
 
 @click.group(cls=IcelintGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -143,10 +166,13 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     PATHS are the files under review (folders: all their .sql files); without PATHS, the configured
     migrations folder (or, with --since, its changed files).
     """
+    from icelint import discovery
     from icelint.config import load_config
     from icelint import stdin as stdin_input
 
     conv = conv or {}
+    verbose = sources is not None and sources.verbose  # files of a folder that are skipped, said on stderr
+    discovery.note = (lambda text: click.echo(f"icelint: note: {text}", err=True)) if verbose else None
     from_stdin = stdin_input.wanted(paths, conv.get("stdin_filename"))
     if from_stdin:
         stdin_input.check_paths(paths, conv.get("stdin_filename"))
@@ -264,20 +290,12 @@ def _emit(report, cfg, conv: dict, fmt: str, output_file, quiet: bool, exit_zero
     if conv.get("statistics"):
         from icelint.statistics import render as render_statistics
 
-        if output_file:
-            with open(output_file, "w", encoding="utf-8", newline="") as out:
-                render_statistics(report.findings, out, "json" if fmt == "json" else "text")
-        else:
-            render_statistics(report.findings, sys.stdout, "json" if fmt == "json" else "text")
+        _write_report(lambda out: render_statistics(report.findings, out, "json" if fmt == "json" else "text"), output_file)
         threshold = Severity(cfg.fail_on).rank
         failing = any(f.severity.rank >= threshold for f in report.findings)
         sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
     color = {"always": True, "never": False}.get(conv.get("color", "auto"))
-    if output_file:
-        with open(output_file, "w", encoding="utf-8", newline="") as out:
-            REPORTERS[fmt](report, out, quiet=quiet, color=color)
-    else:
-        REPORTERS[fmt](report, sys.stdout, quiet=quiet, color=color)
+    _write_report(lambda out: REPORTERS[fmt](report, out, quiet=quiet, color=color), output_file)
     threshold = Severity(cfg.fail_on).rank
     failing = any(f.severity.rank >= threshold for f in report.findings)
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
@@ -319,10 +337,7 @@ def schema(paths, metadata, fmt, sources) -> None:
     parsed = _parse(paths)
     states = load_states(_state_sources(metadata, sources))
     run = replay(parsed, states.assign(parsed.referenced_tables, parsed.created_tables))
-    if fmt == "json":
-        render_json(run, sys.stdout)
-    else:
-        render_text(run, sys.stdout)
+    _write_report(lambda out: (render_json if fmt == "json" else render_text)(run, out), None)
 
 
 @main.command("rules")
@@ -401,8 +416,12 @@ def entry() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except OSError:  # `icelint check ... | head`: the reader left; not an error of ours
+        except BrokenPipeError:  # `icelint check ... | head`: the reader left; not an error of ours
             pass
+        except OSError as e:  # a full disk: the output is lost, which must not pass for success
+            if stream is sys.stdout:
+                os.write(2, f"icelint: error: standard output: cannot write: {e.strerror or e}\n".encode())
+                code = EXIT_ERROR
     os._exit(code)
 
 

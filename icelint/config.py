@@ -221,6 +221,8 @@ def load_config(cwd: Path | None = None, explicit: str | None = None) -> Config:
     cwd = cwd or Path.cwd()
     if explicit is not None:
         path = Path(explicit)
+        if path.is_dir():
+            raise ConfigError(f"{explicit}: is a directory, not a configuration file")
         if not path.is_file():
             raise ConfigError(f"{explicit}: no such configuration file")
         data = _read_toml(path)

@@ -21,9 +21,12 @@ they are sorted by version too (pre-commit passes changed files in `git ls-files
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from icelint.source import InputError
 
@@ -37,6 +40,10 @@ _REPEATABLE = re.compile(r"^[Rr]__(?P<desc>.*)\.sql$", re.IGNORECASE)
 _NUMERIC = re.compile(r"^(?P<version>\d+)(?=[_\-.\s]|$)")
 
 VERSIONED, OTHER, REPEATABLE, UNDO = 0, 1, 2, 3
+
+# Called with a note about each file of a folder that is skipped (a FIFO, a socket, an editor's lock
+# file...): the CLI prints them under `-v`.
+note: Callable[[str], None] | None = None
 
 
 def natural_key(name: str) -> tuple:
@@ -85,11 +92,58 @@ def sort_key(rel: str, order: str = DEFAULT_ORDER) -> tuple:
 
 def order_folder(folder: Path, order: str = DEFAULT_ORDER) -> list[Path]:
     """The `.sql` files under `folder` (recursively) in migration order."""
-    files = [f for f in folder.rglob("*") if f.is_file() and f.suffix.lower() == ".sql"]
+    files = sql_files(folder)
     rels = {f: f.relative_to(folder).as_posix() for f in files}
     if order == "flyway":
         files = [f for f in files if classify(f.name)[0] != UNDO]
     return sorted(files, key=lambda f: sort_key(rels[f], order))
+
+
+def sql_files(folder: Path) -> list[Path]:
+    """Every regular `.sql` file under `folder` (symbolic links to files followed, to folders not).
+
+    A folder that cannot be listed, a broken symbolic link or a loop of them named `*.sql` is an
+    error naming it (a migration that seems to be there but is not must not pass unnoticed); a
+    FIFO, socket or device is skipped with a note, since reading one would block.
+    """
+    out: list[Path] = []
+    todo = [folder]
+    while todo:
+        d = todo.pop()
+        try:
+            with os.scandir(d) as it:
+                entries = list(it)
+        except PermissionError:
+            raise InputError(f"{d}: permission denied (cannot list this folder)") from None
+        except OSError as e:
+            raise InputError(f"{d}: cannot list this folder: {e.strerror or e}") from None
+        for entry in entries:
+            p = Path(entry.path)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append(p)
+                    continue
+            except OSError:
+                pass
+            if p.suffix.lower() != ".sql":
+                continue
+            try:
+                mode = os.stat(p).st_mode
+            except OSError as e:
+                if entry.is_symlink() and p.name.startswith(".#"):  # an editor's lock file (Emacs)
+                    if note is not None:
+                        note(f"{p}: skipped (an editor's lock file)")
+                    continue
+                if e.errno == errno.ELOOP:
+                    raise InputError(f"{p}: symbolic link loop") from None
+                if e.errno == errno.ENOENT and entry.is_symlink():
+                    raise InputError(f"{p}: broken symbolic link (its target {os.readlink(p)} does not exist)") from None
+                raise InputError(f"{p}: cannot read: {e.strerror or e}") from None
+            if stat.S_ISREG(mode):
+                out.append(p)
+            elif note is not None:
+                note(f"{p}: skipped ({'a folder behind a symbolic link' if stat.S_ISDIR(mode) else 'not a regular file'})")
+    return out
 
 
 def duplicate_versions(files: Iterable[Path]) -> list[tuple[Path, Path]]:
@@ -131,8 +185,12 @@ def discover(paths: list[str], order: str = DEFAULT_ORDER) -> list[Path]:
         if p.is_dir():
             flush()
             out.extend(order_folder(p, order))
-        elif p.exists():
+        elif p.is_file():
             singles.append(p)
+        elif p.exists():  # a FIFO, socket or device: reading it could block forever
+            raise InputError(f"{raw}: not a regular file")
+        elif p.is_symlink():
+            raise InputError(f"{raw}: broken symbolic link or symbolic link loop")
         else:
             raise InputError(f"{raw}: no such file or directory")
     flush()

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import IO
 
 from icelint import changes as ch
 from icelint.model.table import TableMetadata
+from icelint.model.jsontext import dumps
 from icelint.model.types import ListType, MapType, NestedField, StructType
 from icelint.pipeline import Run
 
@@ -23,7 +23,7 @@ def render_json(run: Run, out: IO[str]) -> None:
     else:
         obj = {k: v.to_json() for k, v in tables.items()}
     # Compact on purpose: the C encoder is ~10x faster than indented output on large histories.
-    out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+    out.write(dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")  # deep older schemas too
 
 
 def _label(f: NestedField) -> str:

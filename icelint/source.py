@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import bisect
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -50,6 +52,8 @@ def read_bytes(path: str | Path, missing: str, directory: str, label: str | None
     """A file's bytes, or an `InputError` naming the file (as `label`, if given) and what is wrong."""
     name = label or path
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode) and not os.path.isdir(path):
+            raise InputError(f"{name}: not a regular file")  # a FIFO, socket or device: reading could block
         return Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError(f"{name}: {missing}") from None

@@ -9,17 +9,17 @@ first use. Any surprise returns None and the caller decodes the whole file as us
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable
 
-from icelint.model.table import LazySchema
+from icelint.model.jsontext import DECODER, decode, json_problem
+from icelint.model.validate import FAULTS, CheckedLazySchema, MetadataError, explain_schema
 
 THRESHOLD = 4 * 1024 * 1024  # bytes: below this, plain json.loads is fast enough
 _FOLLOWERS = ('"default-spec-id"', '"current-schema-id"', '"partition-specs"', '"last-partition-id"')
 # In a schema object the keys ending in `id` are `id`, `element-id`, `key-id`, `value-id` and
 # `schema-id`: counting `id" :` (Jackson's spacing) or `id":` (compact) counts every field id, plus one.
 _ID_KEY = {True: 'id" :', False: 'id":'}
-_decoder = json.JSONDecoder()
+_decoder = DECODER  # NaN and Infinity refused, as Iceberg's reader does
 
 
 def _array_end(text: str, start: int) -> int | None:
@@ -63,7 +63,7 @@ def _int_after(text: str, pos: int) -> int | None:
     return int(text[j:k]) if k > j else None
 
 
-def split(text: str, parse_field: Callable[[Any], Any]) -> tuple[dict[str, Any], list] | None:
+def split(text: str, parse_field: Callable[[Any], Any], origin: str = "<metadata>") -> tuple[dict[str, Any], list] | None:
     """(top-level object with the current schema only, [schemas]) or None to decode in full."""
     key = text.find('"schemas"')
     if key == -1:
@@ -75,8 +75,8 @@ def split(text: str, parse_field: Callable[[Any], Any]) -> tuple[dict[str, Any],
     if end is None:
         return None
     try:
-        head = json.loads(text[:start] + "[]" + text[end:])
-    except ValueError:
+        head = decode(text[:start] + "[]" + text[end:])
+    except (ValueError, RecursionError):
         return None
     required = ("current-schema-id", "last-column-id", "format-version")
     if not isinstance(head, dict) or head.get("schemas") != [] or any(k not in head for k in required):
@@ -100,23 +100,25 @@ def split(text: str, parse_field: Callable[[Any], Any]) -> tuple[dict[str, Any],
         stop = starts[i + 1][0] if i + 1 < len(starts) else len(array)
         if sid == current_id:
             try:
-                current, _ = _decoder.raw_decode(array, obj)
-            except ValueError:
+                current = decode(array, obj)
+            except (ValueError, RecursionError):
                 return None
             if not isinstance(current, dict) or current.get("schema-id") != current_id:
                 return None
             schemas.append(current)
         else:
-            schemas.append(TextSchema(array, obj, stop, sid, parse_field, _ID_KEY[spaced]))
+            schemas.append(TextSchema(array, obj, stop, sid, parse_field, _ID_KEY[spaced], origin, f"schemas[{i}]"))
     if current is None:
         return None
     return head, schemas
 
 
-class TextSchema(LazySchema):
+class TextSchema(CheckedLazySchema):
     """An older schema version kept as its JSON text: decoded on first use."""
 
-    def __init__(self, text: str, start: int, stop: int, schema_id: int, parse, id_key: str) -> None:  # noqa: D107
+    def __init__(self, text: str, start: int, stop: int, schema_id: int, parse, id_key: str,  # noqa: D107
+                 origin: str = "<metadata>", where: str = "schemas") -> None:
+        object.__setattr__(self, "_where", (origin, where))
         object.__setattr__(self, "schema_id", schema_id)
         object.__setattr__(self, "_id_key", id_key)
         object.__setattr__(self, "_text", text)
@@ -127,13 +129,22 @@ class TextSchema(LazySchema):
     def _raw(self) -> dict[str, Any]:  # type: ignore[override]
         raw = self.__dict__.get("_raw_obj")
         if raw is None:
-            raw, _ = _decoder.raw_decode(self._text, self._span[0])
+            try:
+                raw = decode(self._text, self._span[0])
+            except (ValueError, RecursionError) as e:
+                raise MetadataError(*self._where, f"not valid JSON: {json_problem(e)}") from None
+            if not isinstance(raw, dict) or not isinstance(raw.get("fields"), list):
+                raise explain_schema(*self._where, raw, TypeError("not a schema"))
             object.__setattr__(self, "_raw_obj", raw)
         return raw
 
     @property  # type: ignore[override]
     def identifier_field_ids(self) -> tuple[int, ...]:
-        return tuple(int(i) for i in self._raw.get("identifier-field-ids") or ())
+        raw = self._raw
+        try:
+            return tuple(int(i) for i in raw.get("identifier-field-ids") or ())
+        except FAULTS as e:
+            raise explain_schema(*self._where, raw, e) from None
 
     @property
     def field_count(self) -> int:  # type: ignore[override]
@@ -156,7 +167,7 @@ class TextSchema(LazySchema):
                 try:
                     ids, _ = _decoder.raw_decode(text, bracket)
                     idents = frozenset(int(i) for i in ids)
-                except (ValueError, TypeError):
+                except FAULTS:
                     idents = frozenset(self.identifier_field_ids)
             cached = (self.field_count, idents)
             object.__setattr__(self, "_ident", cached)

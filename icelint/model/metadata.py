@@ -7,13 +7,12 @@ the lists are absent; partition field ids of a v1 `partition-spec` are assigned 
 from __future__ import annotations
 
 import gzip
-import json
+import zlib
 from types import MappingProxyType
 from typing import Any
 
 from icelint.model.table import (
     UNSORTED,
-    LazySchema,
     PartitionField,
     PartitionSpec,
     Schema,
@@ -24,7 +23,9 @@ from icelint.model.table import (
 )
 from icelint.model import fastload
 from icelint.model.data import from_snapshot
-from icelint.model.types import TypeParseError, field_from_json
+from icelint.model.types import field_from_json
+from icelint.model.jsontext import loads
+from icelint.model.validate import FAULTS, CheckedLazySchema, MetadataError, explain
 from icelint.source import InputError
 
 SUPPORTED_FORMAT_VERSIONS = (1, 2, 3)
@@ -35,7 +36,7 @@ def parse_metadata_bytes(data: bytes, origin: str) -> TableMetadata:
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
+        except (OSError, EOFError, zlib.error) as e:
             raise InputError(f"{origin}: corrupt gzip metadata file ({e})") from None
     try:
         text = data.decode("utf-8")
@@ -44,31 +45,27 @@ def parse_metadata_bytes(data: bytes, origin: str) -> TableMetadata:
     if not text.strip():
         raise InputError(f"{origin}: empty file, expected Iceberg table metadata JSON")
     if len(data) >= fastload.THRESHOLD:
-        cut = fastload.split(text, field_from_json)
+        cut = fastload.split(text, field_from_json, origin)
         if cut is not None:
             head, schemas = cut
             head["schemas"] = schemas  # the current one decoded, older ones as text
             return metadata_from_json(head, origin)
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{origin}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    return metadata_from_json(obj, origin)
+    return metadata_from_json(loads(text, origin), origin)
 
 
 def metadata_from_json(obj: Any, origin: str) -> TableMetadata:
     if not isinstance(obj, dict) or "format-version" not in obj:
         raise InputError(f"{origin}: not Iceberg table metadata (no 'format-version' key)")
     version = obj["format-version"]
-    if version not in SUPPORTED_FORMAT_VERSIONS:
-        raise InputError(
-            f"{origin}: unsupported Iceberg format version {version!r} (icelint reads versions 1, 2 and 3)"
-        )
+    if type(version) is not int or version not in SUPPORTED_FORMAT_VERSIONS:
+        shown = repr(version) if isinstance(version, (int, float, str)) and len(repr(version)) < 40 else "of that kind"
+        raise InputError(f"{origin}: unsupported Iceberg format version {shown} (icelint reads versions 1, 2 and 3)")
     try:
-        return _parse(obj, version)
-    except (KeyError, TypeError, ValueError, TypeParseError) as e:
-        what = f"missing key {e}" if isinstance(e, KeyError) else str(e)
-        raise InputError(f"{origin}: invalid Iceberg v{version} metadata: {what}") from None
+        return _parse(obj, version, origin)
+    except MetadataError:
+        raise
+    except FAULTS as e:  # the fast path tripped: the strict walk names the JSON path of the problem
+        raise explain(origin, obj, version, e) from None
 
 
 def _schema(obj: dict[str, Any], default_id: int = 0) -> Schema:
@@ -81,11 +78,15 @@ def _schema(obj: dict[str, Any], default_id: int = 0) -> Schema:
     )
 
 
-def _lazy_schema(obj: dict[str, Any]) -> Schema:
+def _lazy_schema(obj: dict[str, Any], origin: str, where: str) -> Schema:
     """Older schemas are parsed on first use (a 500-version history costs nothing until needed)."""
     if obj.get("type", "struct") != "struct" or not isinstance(obj.get("fields"), list):
         raise ValueError("schema is not a struct")
-    return LazySchema(obj, field_from_json)
+    return CheckedLazySchema(obj, field_from_json, origin, where)
+
+
+def _int_or_none(v: Any) -> int | None:
+    return None if v is None else int(v)
 
 
 def _spec_fields(fields: list[dict[str, Any]], next_id: int) -> tuple[PartitionField, ...]:
@@ -115,7 +116,7 @@ def _total_records(obj: dict[str, Any], snapshot_id: Any) -> int | None:
     return None
 
 
-def _parse(obj: dict[str, Any], version: int) -> TableMetadata:
+def _parse(obj: dict[str, Any], version: int, origin: str) -> TableMetadata:
     if "schemas" in obj:
         current_schema_id = int(obj["current-schema-id"])
         schemas = tuple(
@@ -123,8 +124,8 @@ def _parse(obj: dict[str, Any], version: int) -> TableMetadata:
                 (
                     s if isinstance(s, Schema)
                     else _schema(s) if int(s.get("schema-id", 0)) == current_schema_id
-                    else _lazy_schema(s)
-                    for s in obj["schemas"]
+                    else _lazy_schema(s, origin, f"schemas[{i}]")
+                    for i, s in enumerate(obj["schemas"])
                 ),
                 key=lambda s: s.schema_id,
             )
@@ -173,16 +174,18 @@ def _parse(obj: dict[str, Any], version: int) -> TableMetadata:
         orders, default_order = (UNSORTED,), 0
 
     snapshots = tuple(
-        Snapshot(int(s["snapshot-id"]), s.get("schema-id"), int(s.get("timestamp-ms", 0)))
+        Snapshot(int(s["snapshot-id"]), _int_or_none(s.get("schema-id")), int(s.get("timestamp-ms", 0)))
         for s in obj.get("snapshots") or ()
     )
     current_snapshot = obj.get("current-snapshot-id")
     if current_snapshot in (-1, None):
         current_snapshot = None
+    else:
+        current_snapshot = int(current_snapshot)
     has_data, data_origin = from_snapshot(current_snapshot, _total_records(obj, current_snapshot))
     props = obj.get("properties") or {}
-    if not isinstance(props, dict):
-        raise ValueError("properties is not an object")
+    if not isinstance(props, dict) or not all(isinstance(v, str) for v in props.values()):
+        raise ValueError("properties is not an object of strings")
     return TableMetadata(
         format_version=version,
         schemas=schemas,

@@ -241,6 +241,11 @@ class TypeParseError(ValueError):
     pass
 
 
+# How deeply types may nest (a primitive column is 1 level, `struct<a: int>` 2): the walks over the
+# type model are recursive, and this bound keeps them well inside Python's stack. Iceberg has none.
+MAX_TYPE_DEPTH = 100
+
+
 def primitive_from_string(s: str) -> PrimitiveType:
     s = s.strip()
     t = _SIMPLE.get(s)
@@ -262,23 +267,26 @@ def primitive_from_string(s: str) -> PrimitiveType:
     raise TypeParseError(f"unknown Iceberg type: {s!r}")
 
 
-def type_from_json(obj: Any) -> Type:
+def type_from_json(obj: Any, depth: int = 1) -> Type:
+    """A type from its JSON form; `depth` is how deeply it nests (a top-level column's type is 1)."""
     if isinstance(obj, str):
         return primitive_from_string(obj)
     if not isinstance(obj, dict):
         raise TypeParseError(f"invalid type: {obj!r}")
+    if depth >= MAX_TYPE_DEPTH:
+        raise TypeParseError(f"types nested deeper than {MAX_TYPE_DEPTH} levels are not supported by icelint")
     kind = obj.get("type")
     try:
         if kind == "struct":
-            return StructType(tuple(field_from_json(f) for f in obj["fields"]))
+            return StructType(tuple(field_from_json(f, depth + 1) for f in obj["fields"]))
         if kind == "list":
-            return ListType(int(obj["element-id"]), type_from_json(obj["element"]), bool(obj["element-required"]))
+            return ListType(int(obj["element-id"]), type_from_json(obj["element"], depth + 1), bool(obj["element-required"]))
         if kind == "map":
             return MapType(
                 int(obj["key-id"]),
-                type_from_json(obj["key"]),
+                type_from_json(obj["key"], depth + 1),
                 int(obj["value-id"]),
-                type_from_json(obj["value"]),
+                type_from_json(obj["value"], depth + 1),
                 bool(obj["value-required"]),
             )
     except (KeyError, TypeError) as e:
@@ -286,16 +294,13 @@ def type_from_json(obj: Any) -> Type:
     raise TypeParseError(f"invalid type: {kind!r}")
 
 
-def field_from_json(obj: Any) -> NestedField:
+def field_from_json(obj: Any, depth: int = 1) -> NestedField:
     try:
-        return NestedField(
-            int(obj["id"]),
-            str(obj["name"]),
-            type_from_json(obj["type"]),
-            bool(obj["required"]),
-            obj.get("doc"),
-        )
-    except (KeyError, TypeError) as e:
+        fid, name, required, doc = obj["id"], obj["name"], obj["required"], obj.get("doc")
+        if type(fid) is not int or type(name) is not str or type(required) is not bool or not (doc is None or type(doc) is str):
+            raise TypeParseError("invalid field: id, name, required or doc of the wrong type")
+        return NestedField(fid, name, type_from_json(obj["type"], depth), required, doc)
+    except (KeyError, TypeError, AttributeError) as e:
         raise TypeParseError(f"invalid field: missing {e}") from None
 
 

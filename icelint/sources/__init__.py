@@ -30,7 +30,9 @@ _NUMBERED = re.compile(r"^v?\d+(-|$)")
 
 
 def _stderr(message: str) -> None:
-    print(f"icelint: {message}", file=sys.stderr)
+    from icelint.sources.redact import scrub  # a URI's password, given on the command line
+
+    print(f"icelint: {scrub(message)}", file=sys.stderr)
 
 
 @dataclass
@@ -105,9 +107,10 @@ def _decompressed(data: bytes, origin: str) -> bytes:
     if data[:2] == b"\x1f\x8b":
         try:
             import gzip
+            import zlib
 
             return gzip.decompress(data)
-        except (OSError, EOFError) as e:
+        except (OSError, EOFError, zlib.error) as e:
             raise InputError(f"{origin}: corrupt gzip metadata file ({e})") from None
     return data
 

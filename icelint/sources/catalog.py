@@ -42,6 +42,26 @@ def catalog_config(name: str) -> dict[str, Any] | None:
     return dict(conf) if conf is not None else None
 
 
+def _config_error(name: str, e: Exception) -> str:
+    """One line for a .pyiceberg.yaml that pyiceberg could not read: the file, line, column and problem."""
+    import os
+
+    mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+    problem = getattr(e, "problem", None) or getattr(e, "context", None)
+    # the file pyiceberg read: the first of $PYICEBERG_HOME, ~ and the working folder that has one
+    path = next(
+        (os.path.join(d, ".pyiceberg.yaml") for d in (os.environ.get("PYICEBERG_HOME"), os.path.expanduser("~"), os.getcwd())
+         if d and os.path.isfile(os.path.join(d, ".pyiceberg.yaml"))),
+        ".pyiceberg.yaml",
+    )
+    if mark is not None and problem:
+        context = getattr(e, "context", None) if getattr(e, "problem", None) else None
+        where = getattr(e, "context_mark", None)
+        extra = f" ({context} at line {where.line + 1}, column {where.column + 1})" if context and where is not None else ""
+        return f"{path}:{mark.line + 1}:{mark.column + 1}: invalid YAML: {one_line(str(problem))}{extra}"
+    return f"{path}: cannot read the pyiceberg configuration of catalog {name!r}: {one_line(e)}"
+
+
 def _sqlite_file(uri: str) -> str | None:
     """The file of a `sqlite:///path` URI (None for in-memory databases)."""
     if not uri.startswith("sqlite"):
@@ -88,7 +108,7 @@ class ReadOnlyCatalog:
             try:
                 conf = catalog_config(self.name)
             except Exception as e:  # noqa: BLE001 - a malformed .pyiceberg.yaml
-                raise InputError(f"catalog {self.name!r}: cannot read the pyiceberg configuration: {one_line(e)}") from None
+                raise InputError(_config_error(self.name, e)) from None
             if not conf:
                 raise InputError(
                     f"catalog {self.name!r} is not configured: add it under `catalog:` in ~/.pyiceberg.yaml "

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,7 +61,7 @@ def _read_json_header(path: Path) -> dict | None:
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
         obj = json.loads(data)
-    except (OSError, EOFError, ValueError):
+    except (OSError, EOFError, ValueError, zlib.error, RecursionError):
         return None
     return obj if isinstance(obj, dict) else None
 
@@ -87,7 +88,8 @@ def find_current(table_dir: Path, table_uuid: str | None = None) -> Choice:
         names = sorted(p.name for p in meta.iterdir())
     except OSError as e:
         raise InputError(f"{meta}: cannot list: {e.strerror or e}") from None
-    candidates = [Candidate(meta / n, v) for n in names if (v := parse_name(n)) is not None]
+    # regular files only: a FIFO named like a metadata file would block the read forever
+    candidates = [Candidate(meta / n, v) for n in names if (v := parse_name(n)) is not None and (meta / n).is_file()]
     if not candidates:
         raise InputError(
             f"{table_dir}: no Iceberg metadata (no version-hint.text and no v<N>.metadata.json or <N>-<uuid>.metadata.json in metadata/)"

@@ -52,7 +52,7 @@ _OPTIONS = (
     ),
     click.option(
         "-v", "--verbose", is_flag=True,
-        help="Say which metadata file was chosen for each table, and why (on stderr).",
+        help="Say which metadata file was chosen for each table, and why, and which files of folders were skipped (on stderr).",
     ),
 )  # fmt: skip
 

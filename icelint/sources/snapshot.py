@@ -9,13 +9,14 @@ compared as JSON values, so key order and formatting do not count.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from icelint.model.jsontext import MAX_JSON_DEPTH, decode, deep_enough, dumps
 from icelint.source import InputError
+from icelint.sources.redact import scrub  # the password of a URI given on the command line
 from icelint.sources import LoadedState, StateOptions, load_states
 
 EXIT_OK, EXIT_DIFFERS = 0, 1
@@ -28,10 +29,10 @@ def snapshot_name(key: str) -> str:
 def render(state: LoadedState) -> str:
     """The snapshot text of a state: its JSON, as stored, pretty-printed (deterministic)."""
     try:
-        obj = json.loads(state.data)
+        obj = decode(state.data.decode("utf-8"))
     except ValueError as e:  # the parser accepted it, so this should not happen
         raise InputError(f"{state.origin}: not valid JSON ({e})") from None
-    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+    return dumps(obj, indent=2, ensure_ascii=False) + "\n"  # deep older schemas too
 
 
 def _differences(committed: Any, current: Any) -> list[str]:
@@ -96,14 +97,14 @@ def run_snapshot(
     failing = False
     for r in results:
         if r.status == "written":
-            echo(f"{r.path}: written from {r.detail}")
+            echo(scrub(f"{r.path}: written from {r.detail}"))
         elif r.status == "unchanged":
-            echo(f"{r.path}: up to date ({r.detail})")
+            echo(scrub(f"{r.path}: up to date ({r.detail})"))
         elif r.status == "same":
-            echo(f"{r.path}: matches {r.detail}")
+            echo(scrub(f"{r.path}: matches {r.detail}"))
         else:
             failing = True
-            echo(f"{r.path}: {r.detail}")
+            echo(scrub(f"{r.path}: {r.detail}"))
     if check and failing:
         echo("snapshots are out of date: run `icelint snapshot` without --check to update them")
     return EXIT_DIFFERS if failing else EXIT_OK
@@ -113,14 +114,15 @@ def _compare(key: str, path: Path, state: LoadedState, text: str) -> SnapshotRes
     if not path.is_file():
         return SnapshotResult(key, path, "missing", f"missing (the source is {state.origin})")
     try:
-        committed = json.loads(path.read_bytes())
+        committed = decode(path.read_bytes().decode("utf-8"))
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         return SnapshotResult(key, path, "differs", f"not valid JSON ({e}); the source is {state.origin}")
-    current = json.loads(text)
-    if committed == current:
-        return SnapshotResult(key, path, "same", state.origin)
-    keys = _differences(committed, current)
+    with deep_enough(3 * MAX_JSON_DEPTH):  # comparing deep values recurses too
+        current = decode(text)
+        if committed == current:
+            return SnapshotResult(key, path, "same", state.origin)
+        keys = _differences(committed, current)
     shown = ", ".join(keys[:8]) + (f" and {len(keys) - 8} more" if len(keys) > 8 else "")
     return SnapshotResult(key, path, "differs", f"differs from {state.origin} ({shown})")

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from sqlglot.dialects.spark import Spark
 from sqlglot.tokens import TokenType
 
+from icelint.model.types import MAX_TYPE_DEPTH
 from icelint.source import LineIndex, SourceFile, Span
 from icelint.syntax.ast import (
     AddColumns,
@@ -299,6 +300,11 @@ def _collect_comments(
 # ---------------------------------------------------------------------------- parser
 
 
+def _nul_error(tok: _Tok) -> _ParseError:
+    """Spark's lexer allows letters, digits and `_` in an unquoted identifier: a NUL byte is a syntax error."""
+    return _ParseError("a NUL byte (\\x00) is not allowed in an identifier", tok)
+
+
 class _ParseError(Exception):
     def __init__(self, message: str, tok: _Tok | None) -> None:
         super().__init__(message)
@@ -362,6 +368,9 @@ class _StatementParser:
         except _ParseError as e:
             tok = e.tok or toks[-1]
             return Unparsed(e.message, span, self.li.span(tok.start, tok.end))
+        except RecursionError:  # a limit of icelint's, not the user's syntax error: say so
+            tok = toks[min(self.i, self.n - 1)]
+            return Unparsed("this statement nests deeper than icelint's parser supports", span, self.li.span(tok.start, tok.end))
         except Exception as e:  # a bug here must not stop the linter
             tok = toks[min(self.i, self.n - 1)]
             return Unparsed(
@@ -440,6 +449,8 @@ class _StatementParser:
         if self.i < self.n:
             tok = self.t[self.i]
             if tok.kind == WORD or tok.kind == QIDENT:
+                if tok.kind == WORD and "\x00" in tok.text:
+                    raise _nul_error(tok)
                 self.i += 1
                 return tok
         raise self.error(what)
@@ -453,6 +464,8 @@ class _StatementParser:
             if nxt.kind != WORD and nxt.kind != QIDENT:
                 self.i += 1
                 raise self.error("a name")
+            if nxt.kind == WORD and "\x00" in nxt.text:
+                raise _nul_error(nxt)
             parts.append(nxt.text)
             last = nxt
             self.i += 2
@@ -508,24 +521,27 @@ class _StatementParser:
 
     # ------------------------------------------------------------------ types
 
-    def data_type(self) -> SqlType:
+    def data_type(self, depth: int = 1) -> SqlType:
+        """A type; `depth` is how deeply it nests (icelint's limit, `MAX_TYPE_DEPTH`, bounds the recursion)."""
         if self.i >= self.n or self.t[self.i].kind != WORD or self.t[self.i].kw not in _TYPE_NAMES:
             raise self.error("a data type")
         tok = self.t[self.i]
         self.i += 1
         kw = tok.kw
+        if depth >= MAX_TYPE_DEPTH and kw in ("ARRAY", "MAP", "STRUCT"):
+            raise _ParseError(f"types nested deeper than {MAX_TYPE_DEPTH} levels are not supported by icelint", tok)
         name = tok.text.lower()
         start = tok.start
         if kw == "ARRAY":
             self.expect("<")
-            element = self.data_type()
+            element = self.data_type(depth + 1)
             self.close_angle()
             return SqlType("array", element=element, span=self.span(start, self.prev_end()))
         if kw == "MAP":
             self.expect("<")
-            key = self.data_type()
+            key = self.data_type(depth + 1)
             self.expect(",")
-            value = self.data_type()
+            value = self.data_type(depth + 1)
             self.close_angle()
             return SqlType("map", key=key, value=value, span=self.span(start, self.prev_end()))
         if kw == "STRUCT":
@@ -534,9 +550,9 @@ class _StatementParser:
             self.expect("<")
             fields: list[SqlField] = []
             if not self.accept(">"):
-                fields.append(self.struct_field())
+                fields.append(self.struct_field(depth + 1))
                 while self.accept(","):
-                    fields.append(self.struct_field())
+                    fields.append(self.struct_field(depth + 1))
                 self.close_angle("',' or '>'")
             return SqlType("struct", fields=tuple(fields), span=self.span(start, self.prev_end()))
         if kw == "INTERVAL":  # interval year [to month], interval day [to second], ...
@@ -569,10 +585,10 @@ class _StatementParser:
         if not self.accept(">"):
             raise self.error(expected)
 
-    def struct_field(self) -> SqlField:
+    def struct_field(self, depth: int = 2) -> SqlField:
         tok = self.ident("a field name")
         self.accept(":")
-        typ = self.data_type()
+        typ = self.data_type(depth)
         not_null = False
         comment = None
         while True:

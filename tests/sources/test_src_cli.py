@@ -157,7 +157,7 @@ def test_corrupt_metadata_files(sql, tmp_path):
     bad.write_text('{"format-version": 2, "schemas": [')
     assert "bad.metadata.json: not valid JSON" in one_error_line(icelint("check", sql, "--metadata", f"db.events={bad}"))
     bad.write_text('{"format-version": 2}')
-    assert "bad.metadata.json: invalid Iceberg v2 metadata" in one_error_line(icelint("check", sql, "--metadata", f"db.events={bad}"))
+    assert "bad.metadata.json: invalid Iceberg metadata" in one_error_line(icelint("check", sql, "--metadata", f"db.events={bad}"))
     bad.write_bytes(b"\x1f\x8b\x08\x00garbage")
     assert "bad.metadata.json: corrupt gzip" in one_error_line(icelint("check", sql, "--metadata", f"db.events={bad}"))
     t = tmp_path / "t"

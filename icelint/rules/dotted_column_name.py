@@ -75,13 +75,28 @@ def _spans(ctx: RuleContext) -> dict:
             for spec in c.columns:
                 if spec.span is not None:
                     out.setdefault(spec.path[-1].lower(), spec.span)
+                _nested(spec.type, out)
         elif isinstance(c, ch.AddColumn):
             out.setdefault(c.column.path[-1].lower(), c.column.span or c.span)
+            _nested(c.column.type, out)
         elif isinstance(c, ch.RenameColumn):
-            out.setdefault(c.new_name.lower(), c.span)
+            out.setdefault(c.new_name.lower(), c.new_name_span or c.span)
         elif isinstance(c, ch.HiveChangeColumn):
-            out.setdefault(c.new_name.lower(), c.span)
+            out.setdefault(c.new_name.lower(), getattr(c, "new_name_span", None) or c.span)
+            _nested(c.type, out)
     return out
+
+
+def _nested(t, out: dict) -> None:
+    """The span of each struct field written inside a column's type (`struct<`page.url`: string>`)."""
+    if t is None:
+        return
+    for f in t.fields:
+        if f.span is not None:
+            out.setdefault(f.name.lower(), f.span)
+        _nested(f.type, out)
+    for sub in (t.element, t.key, t.value):
+        _nested(sub, out)
 
 
 RULE = Rule(

@@ -29,6 +29,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules._base import Rule, RuleContext
+from icelint.rules._help import column_sql, sql, table_sql
 from icelint.syntax.ast import SqlType
 
 _BOUNDED = ("char", "character", "varchar")
@@ -46,10 +47,22 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                     f"`{ctx.table_name}`: `{'.'.join(where)}` is declared {inner.name}{n}, but Iceberg stores it as "
                     "`string`: the length is not kept in the table metadata, and other writers and readers neither "
                     "know nor enforce it",
-                    f"declare `{'.'.join(where)}` as `string` and enforce the length where the data is written",
+                    _help(ctx, c, where),
                     span=inner.span or span,
                     column=".".join(where),
                 )
+
+
+def _help(ctx: RuleContext, c, where: tuple[str, ...]) -> str:
+    """A pasteable replacement for a statement that adds one top-level column; advice otherwise."""
+    text = f"declare `{'.'.join(where)}` as `string` and enforce the length where the data is written"
+    if not (isinstance(c, ch.AddColumn) and len(ctx.changes) == 1 and len(where) == 1 and ctx.after is not None):
+        return text
+    spec = c.column
+    f = next((x for x in ctx.after.schema.fields if x.name == where[0]), None)
+    if f is None or spec.first or spec.after is not None or spec.path != where:
+        return text
+    return f"{text}: {sql(f'ALTER TABLE {table_sql(ctx.table_name)} ADD COLUMN {column_sql(where, f)}')}"
 
 
 def _typed(c) -> Iterator[tuple[tuple[str, ...], SqlType, object]]:

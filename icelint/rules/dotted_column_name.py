@@ -30,6 +30,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules._base import Rule, RuleContext
+from icelint.rules._help import column_sql, free_name, sql, table_sql
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -64,6 +65,14 @@ def _help(ctx: RuleContext, field_id: int, fixed: str, quoted: str) -> str:
         path = ctx.before.schema.path_of(field_id) or (before.name,)
         old = ".".join(f"`{p}`" if "." in p else p for p in path)
         return f"rename it to a name without a dot instead: `ALTER TABLE {ctx.table_name} RENAME COLUMN {old} TO {fixed}`"
+    adds = [c for c in ctx.changes if isinstance(c, ch.AddColumn)]
+    if len(ctx.changes) == 1 and len(adds) == 1 and len(adds[0].column.path) == 1 and ctx.after is not None:
+        spec = adds[0].column
+        f = ctx.after.schema.field_by_id(field_id)
+        if f is not None and spec.path[0] == f.name and not spec.first and spec.after is None:
+            taken = [x.name for x in ctx.after.schema.fields]
+            name = free_name(taken, fixed) if fixed.lower() in {t.lower() for t in taken} else fixed
+            return f"add it under a name without a dot: {sql(f'ALTER TABLE {table_sql(ctx.table_name)} ADD COLUMN {column_sql((name,), f)}')}"
     return f"name it `{fixed}` (no dot); a column that already has such a name can be renamed: RENAME COLUMN {quoted} TO {fixed}"
 
 
@@ -75,13 +84,28 @@ def _spans(ctx: RuleContext) -> dict:
             for spec in c.columns:
                 if spec.span is not None:
                     out.setdefault(spec.path[-1].lower(), spec.span)
+                _nested(spec.type, out)
         elif isinstance(c, ch.AddColumn):
             out.setdefault(c.column.path[-1].lower(), c.column.span or c.span)
+            _nested(c.column.type, out)
         elif isinstance(c, ch.RenameColumn):
-            out.setdefault(c.new_name.lower(), c.span)
+            out.setdefault(c.new_name.lower(), c.new_name_span or c.span)
         elif isinstance(c, ch.HiveChangeColumn):
-            out.setdefault(c.new_name.lower(), c.span)
+            out.setdefault(c.new_name.lower(), getattr(c, "new_name_span", None) or c.span)
+            _nested(c.type, out)
     return out
+
+
+def _nested(t, out: dict) -> None:
+    """The span of each struct field written inside a column's type (`struct<`page.url`: string>`)."""
+    if t is None:
+        return
+    for f in t.fields:
+        if f.span is not None:
+            out.setdefault(f.name.lower(), f.span)
+        _nested(f.type, out)
+    for sub in (t.element, t.key, t.value):
+        _nested(sub, out)
 
 
 RULE = Rule(

@@ -60,9 +60,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(
                 RULE,
                 msg,
-                "drop a table in a migration of its own, after every reader has moved away; keep a copy first if the "
-                f"rows may be needed (`CREATE TABLE {table}_backup AS SELECT * FROM {table}`)",
-                span=c.span,
+                f"drop a table in a migration of its own, after every reader of `{table}` has moved away; if its rows may "
+                f"be needed later, copy them first, in an earlier migration, to a table such as `{table}_backup` "
+                f"(CREATE TABLE AS SELECT from `{table}`)",
+                span=_table_span(ctx, c),
             )
         elif isinstance(c, ch.RenameTable):
             yield ctx.finding(
@@ -83,8 +84,13 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 "the rows only until they expire)",
                 "delete only the rows that must go (DELETE with a WHERE clause); if the table must really be emptied, "
                 "do it as a reviewed operation, not in a schema migration",
-                span=c.span,
+                span=_table_span(ctx, c),
             )
+
+
+def _table_span(ctx: RuleContext, c):
+    """The table's name in the statement (for `DROP TABLE ... PURGE` too: the name says which table's files go)."""
+    return ctx.commit.table_span if ctx.commit is not None else c.span
 
 
 RULE = Rule(

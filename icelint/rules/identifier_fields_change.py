@@ -56,13 +56,39 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             f"`{ctx.table_name}`: the row key changes from ({', '.join(keep)}) to ({', '.join(now) or 'none'}): {label} "
             "is no longer an identifier field. Upsert and CDC writers (Flink, Kafka Connect) and equality deletes key "
             "rows on the identifier fields, so writers configured with the old key fail or match the wrong rows",
-            "change the key only together with every writer that upserts or deletes by key; to keep it, restore it "
-            f"with `ALTER TABLE {ctx.table_name} SET IDENTIFIER FIELDS {', '.join(keep)}`",
-            span=c.span,
+            _help(ctx.table_name, keep, now),
+            span=_span(c, schema, removed),
             column=names[0],
             field_id=removed[0],
         )
         return
+
+
+def _help(table: str, keep: list[str], now: list[str]) -> str:
+    """Advice without pasteable SQL: restoring the old key would undo what a later statement of the migration
+    may need (a DROP NOT NULL or DROP COLUMN of the old key field works only once it is no longer a key)."""
+    old, new = ", ".join(keep), ", ".join(now)
+    target = f"key on ({new})" if now else "stop upserting and writing equality deletes (the table has no key now)"
+    return (
+        f"ship this together with every writer of `{table}` that upserts or deletes by key on ({old}): reconfigure "
+        f"them to {target} in the same release (Flink: the sink's equality field columns / `upsert-enabled`; "
+        f"Kafka Connect Iceberg sink: `iceberg.table.{table}.id-columns`); if the key ({old}) must stay, remove "
+        "this statement and the statements that depend on it"
+    )
+
+
+def _span(c, schema, removed: list[int]):
+    """The token that matters: the removed field's name in DROP IDENTIFIER FIELDS; in SET IDENTIFIER FIELDS
+    (which names the new key, not the removed field) the list of new key fields."""
+    if isinstance(c, ch.DropIdentifierFields):
+        gone = {(schema.name_of(i) or "").lower() for i in removed}
+        for p, sp in zip(c.paths, c.spans):
+            if ".".join(p).lower() in gone:
+                return sp
+    if c.spans:
+        a, b = c.spans[0], c.spans[-1]
+        return a._replace(end_line=b.end_line, end_column=b.end_column, end=b.end)
+    return c.span
 
 
 RULE = Rule(

@@ -149,7 +149,10 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
             yield ctx.finding(
                 RULE if identity else partition_source_widening.RULE,
                 msg,
-                _help_tables.widen_source_help(ctx, f_before, f_after),
+                _help_tables.widen_source_help(ctx, f_before, f_after)
+                if identity
+                else f"no action needed: the partition field {names} keeps its value in every file written before; "
+                f"this is reported so that a reviewer sees the partition source's type change to {f_after.type}",
                 span=type_span,
                 column=before.schema.name_of(f_before.id),
                 field_id=f_before.id,

@@ -72,7 +72,7 @@ T = "CREATE TABLE db.t (id bigint NOT NULL, qty int, region string, ts timestamp
         (T + "ALTER TABLE db.t ALTER COLUMN qty TYPE string;\n", "ICE002", "string"),
         (T + "ALTER TABLE db.t ALTER COLUMN note SET NOT NULL;\n", "ICE004", "note"),
         (T + "ALTER TABLE db.t DROP COLUMN region;\n", "ICE003", "region"),
-        (T + "ALTER TABLE db.t RENAME COLUMN region TO area;\n", "ICE003", "region"),
+        (T + "ALTER TABLE db.t RENAME COLUMN region TO area;\n", "ICE027", "region"),  # ICE027 since the ICE003 split
         (T + "ALTER TABLE db.t ADD PARTITION FIELD bucket(16, nope);\n", "ICE003", "nope"),
         (T + "ALTER TABLE db.t DROP PARTITION FIELD days(ts);\n", "ICE003", "days(ts)"),
         (T + "ALTER TABLE db.t SET TBLPROPERTIES ('a' = 'b', 'format-version' = '3');\n", "ICE013", "'format-version'"),
@@ -87,4 +87,26 @@ T = "CREATE TABLE db.t (id bigint NOT NULL, qty int, region string, ts timestamp
     ],
 )
 def test_finding_points_at_the_wrong_token(sql: str, code: str, token: str) -> None:
+    assert token in _flagged(sql, code)
+
+
+K = "CREATE TABLE db.k (id bigint NOT NULL, region string NOT NULL) USING iceberg;\nALTER TABLE db.k SET IDENTIFIER FIELDS id, region;\n"
+
+
+@pytest.mark.parametrize(
+    ("sql", "code", "token"),
+    [
+        (T + "ALTER TABLE db.t ALTER COLUMN note FIRST;\n", "ICE017", "note"),
+        (K + "ALTER TABLE db.k DROP IDENTIFIER FIELDS region;\n", "ICE018", "region"),
+        (K + "ALTER TABLE db.k SET IDENTIFIER FIELDS id;\n", "ICE018", "id"),
+        (T + "DROP TABLE db.t PURGE;\n", "ICE019", "db.t"),
+        (T + "INSERT INTO db.t (id) VALUES (1);\nTRUNCATE TABLE db.t;\n", "ICE019", "db.t"),
+        (T + "ALTER TABLE db.t RENAME TO db.u;\n", "ICE019", "db.u"),
+        (T + "ALTER TABLE db.t ADD COLUMN code varchar(3);\n", "ICE020", "varchar(3)"),
+        (T + "ALTER TABLE db.t ADD COLUMN ctx struct<`page.url`: string>;\n", "ICE021", "`page.url`: string"),
+        (T + "ALTER TABLE db.t RENAME COLUMN note TO `note.text`;\n", "ICE021", "`note.text`"),
+    ],
+)
+def test_new_rules_point_at_the_token(sql: str, code: str, token: str) -> None:
+    """ICE017-ICE021 (written alongside the positions work): the column, key field, table name, dotted name."""
     assert token in _flagged(sql, code)

@@ -58,6 +58,7 @@ KEYS: dict[str, str] = {
     "metadata": _TABLE_STR,
     "table-dirs": _TABLE_STR,
     "table-uuid": _STR,
+    "readers": _LIST,
 }
 STATE_KEYS = ("catalog", "warehouse", "metadata", "table-dirs", "table-uuid")  # read by icelint.sources.options
 
@@ -78,6 +79,7 @@ class Config:
     metadata: tuple[tuple[str, str], ...] = ()  # (table, path or URI), sorted by table
     table_dirs: tuple[tuple[str, str], ...] = ()  # (table, directory), sorted by table
     table_uuid: str | None = None
+    readers: tuple[str, ...] | None = None  # reader profiles the reader rules check; None: every one
 
     # ------------------------------------------------------------------ merging the flags
     def with_flags(
@@ -88,6 +90,7 @@ class Config:
         fail_on: str | None = None,
         order: str | None = None,
         migrations: str | None = None,
+        readers: Sequence[str] = (),
     ) -> Config:
         """Flags win: a flag that was given replaces the configured value."""
         out = self
@@ -101,6 +104,8 @@ class Config:
             out = replace(out, order=order)
         if migrations:
             out = replace(out, migrations=Path(migrations))
+        if readers:
+            out = replace(out, readers=_readers(readers, "--readers"))
         return out
 
     # ------------------------------------------------------------------ what the check uses
@@ -113,7 +118,9 @@ class Config:
         if all(r.code != UNUSED.code for r in registry):
             registry.append(UNUSED)
         chosen = set(self.select) if self.select is not None else {r.code for r in registry}
-        return tuple(r for r in registry if r.code in chosen and r.code not in self.ignore)
+        from icelint.rules._readers import bind_readers
+
+        return bind_readers((r for r in registry if r.code in chosen and r.code not in self.ignore), self.readers)
 
     def severity_of(self, code: str) -> str | None:
         return dict(self.severity).get(code)
@@ -163,6 +170,7 @@ class Config:
             "metadata": dict(self.metadata),
             "table-dirs": dict(self.table_dirs),
             "table-uuid": self.table_uuid,
+            "readers": list(self.readers) if self.readers is not None else _all_readers(),
         }
 
 
@@ -262,6 +270,8 @@ def parse_section(section: Any, path: Path) -> Config:
             (glob, tuple(_codes(codes, f"{key('per-file-ignores')}: `{glob}`")))
             for glob, codes in section["per-file-ignores"].items()
         )
+    if "readers" in section:
+        kw["readers"] = _readers(section["readers"], key("readers"))
     for k in ("catalog", "warehouse", "table-uuid"):
         if k in section:
             kw[k.replace("-", "_")] = section[k]
@@ -323,6 +333,21 @@ def _codes(selectors: Iterable[str], where: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- paths and globs
+
+
+def _all_readers() -> list[str]:
+    from icelint.readers import ALL
+
+    return list(ALL)
+
+
+def _readers(names: Iterable[str], where: str) -> tuple[str, ...]:
+    from icelint.readers import parse_readers
+
+    try:
+        return parse_readers(names, where)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
 
 
 def _resolve(value: str, root: Path) -> str:

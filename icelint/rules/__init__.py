@@ -14,6 +14,8 @@ from icelint.rules import (
     nullability_change,
     parse_error,
     partition_source_change,
+    reader_avro_data_files,
+    reader_deletion_vectors,
     rename_column,
     runtime_failure,
     snapshot_procedure,
@@ -38,6 +40,8 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         rename_column,
         acting_table_property,
         nested_change,
+        reader_deletion_vectors,
+        reader_avro_data_files,
         unused_suppression,
     )
 )

@@ -4,7 +4,8 @@ ClickHouse's documentation says nested changes are not supported and v3 is not r
 does better: it reads every schema change Spark makes (nested ones included) and v3 tables, with
 the values Spark reads. It fails on one table state: deletion vectors, which Spark 3.5 + Iceberg
 1.10 writes for a merge-on-read DELETE/UPDATE/MERGE that removes part of a data file of a v3
-table. Position delete files of v2 tables are read.
+table; and position deletes on a v2 table unless both the delete files and the data files they
+apply to are Parquet. Parquet position delete files over Parquet data files are read.
 Each entry names the reader differential case (`tests/readers/`) that measured it.
 """
 
@@ -15,6 +16,11 @@ from icelint.readers.model import Behaviour, Does, Profile, reads_all
 DV_ERROR = (
     "Code: 36. DB::Exception: Position deletes are supported only for parquet format: "
     "While executing ReadFromObjectStorage. (BAD_ARGUMENTS)"
+)
+
+ORC_DELETES_ERROR = (
+    "Code: 48. DB::Exception: Position deletes are only supported for data files of Parquet format in Iceberg, "
+    "but got ORC: While executing ReadFromObjectStorage. (NOT_IMPLEMENTED)"
 )
 
 _READS = {
@@ -37,6 +43,8 @@ TABLE = {
     ("format-upgrade", 2): Behaviour(Does.READS, "r11_format_upgrades, 077_format_version_properties"),
     ("format-upgrade", 3): Behaviour(Does.READS, "r11_format_upgrades"),
     ("position-deletes", 2): Behaviour(Does.READS, "r06_v2_position_deletes"),
+    ("orc-position-deletes", 2): Behaviour(Does.FAILS, "r15_orc_position_deletes", ORC_DELETES_ERROR),
+    ("non-parquet-delete-files", 2): Behaviour(Does.FAILS, "r16_orc_delete_files", DV_ERROR),
     ("deletion-vectors", 3): Behaviour(
         Does.FAILS, "r01_v3_mor_delete, r02_v3_mor_update, r03_v3_mor_merge, r04_upgrade_mor_v2_to_v3, r05_set_mor_on_v3",
         DV_ERROR,

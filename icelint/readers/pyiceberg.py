@@ -31,6 +31,8 @@ TABLE = {
     ("format-upgrade", 2): Behaviour(Does.READS, "r11_format_upgrades, 077_format_version_properties"),
     ("format-upgrade", 3): Behaviour(Does.READS, "r11_format_upgrades"),
     ("position-deletes", 2): Behaviour(Does.READS, "r06_v2_position_deletes"),
+    ("orc-position-deletes", 2): Behaviour(Does.READS, "r15_orc_position_deletes"),
+    ("non-parquet-delete-files", 2): Behaviour(Does.READS, "r16_orc_delete_files"),
     ("deletion-vectors", 3): Behaviour(Does.READS, "r01_v3_mor_delete, r02_v3_mor_update, r03_v3_mor_merge"),
     **{("avro-data-files", v): Behaviour(Does.FAILS, "r09_avro_default", AVRO_ERROR) for v in (1, 2, 3)},
 }

@@ -16,6 +16,7 @@ from icelint.rules import (
     partition_source_change,
     reader_avro_data_files,
     reader_deletion_vectors,
+    reader_position_delete_formats,
     rename_column,
     runtime_failure,
     snapshot_procedure,
@@ -42,6 +43,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         nested_change,
         reader_deletion_vectors,
         reader_avro_data_files,
+        reader_position_delete_formats,
         unused_suppression,
     )
 )

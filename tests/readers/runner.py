@@ -117,22 +117,6 @@ def run_readers(oracle: SparkOracle, case: Case, workdir: Path) -> ReaderRun:
                         out.observations.append(Observation(index, st.where, table, reader, problem))
                 versions = now
             index += 1
-    # The probe: conditions that exist only once rows are rewritten (deletion vectors, data files in
-    # the table's default format) are created now, after the migration, on every table with rows:
-    # the rows written again into files of two or more rows, then the first row of every file deleted.
-    for table in oracle.table_dirs():
-        try:
-            if not oracle.sql(f"SELECT 1 FROM {table} LIMIT 1"):
-                continue
-            oracle.sql(f"INSERT INTO {table} SELECT * FROM {table} UNION ALL SELECT * FROM {table}")
-            oracle.sql(f"DELETE FROM {table} WHERE _pos = 0")
-        except Exception:  # noqa: BLE001 - a table Spark cannot rewrite is not probed
-            continue
-        spark, readings, names = _read_all(oracle, table)
-        if spark.error is None:
-            for reader in READERS:
-                problem = readings[reader].differs(spark, names)
-                out.observations.append(Observation(index, "after the migration (probe)", table, reader, problem))
     return out
 
 

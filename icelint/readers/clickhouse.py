@@ -44,7 +44,8 @@ TABLE = {
     ("format-upgrade", 3): Behaviour(Does.READS, "r11_format_upgrades"),
     ("position-deletes", 2): Behaviour(Does.READS, "r06_v2_position_deletes"),
     ("orc-position-deletes", 2): Behaviour(Does.FAILS, "r15_orc_position_deletes", ORC_DELETES_ERROR),
-    ("non-parquet-delete-files", 2): Behaviour(Does.FAILS, "r16_orc_delete_files", DV_ERROR),
+    ("orc-delete-files", 2): Behaviour(Does.FAILS, "r16_orc_delete_files", DV_ERROR),
+    ("avro-delete-files", 2): Behaviour(Does.FAILS, "r17_avro_delete_files", DV_ERROR),
     ("deletion-vectors", 3): Behaviour(
         Does.FAILS, "r01_v3_mor_delete, r02_v3_mor_update, r03_v3_mor_merge, r04_upgrade_mor_v2_to_v3, r05_set_mor_on_v3",
         DV_ERROR,

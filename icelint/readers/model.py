@@ -30,7 +30,8 @@ KINDS: dict[str, str] = {
     "position-deletes": "merge-on-read DELETE/UPDATE/MERGE on a v2 table (position delete files)",
     "deletion-vectors": "merge-on-read DELETE/UPDATE/MERGE on a v3 table (deletion vectors in Puffin files)",
     "orc-position-deletes": "merge-on-read DELETE/UPDATE/MERGE on a v2 table whose data files are ORC",
-    "non-parquet-delete-files": "position delete files written as ORC or Avro (`write.delete.format.default`) on a v2 table",
+    "orc-delete-files": "position delete files written as ORC (`write.delete.format.default`) on a v2 table",
+    "avro-delete-files": "position delete files written as Avro (`write.delete.format.default`) on a v2 table",
     "orc-data-files": "data files written as ORC (`write.format.default` = 'orc')",
     "avro-data-files": "data files written as Avro (`write.format.default` = 'avro')",
 }

@@ -2,7 +2,8 @@
 
 pyiceberg reads every schema change Spark makes, v3 tables and their deletion vectors, and ORC data
 files, with the values Spark reads. It fails on data files written as Avro
-(`write.format.default` = 'avro'): its scan only reads Parquet and ORC data files.
+(`write.format.default` = 'avro') and on position delete files written as Avro
+(`write.delete.format.default` = 'avro'): its scan reads Parquet and ORC files only.
 Each entry names the reader differential case (`tests/readers/`) that measured it.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from icelint.readers.model import Behaviour, Does, Profile, reads_all
 
 AVRO_ERROR = "ValueError: Unsupported file format: FileFormat.AVRO"
+AVRO_DELETES_ERROR = "ValueError: Delete file format not supported: FileFormat.AVRO"
 
 _READS = {
     "add-column": "066_nested_adds, 065_add_column_positions, 092_all_types_added",
@@ -32,7 +34,8 @@ TABLE = {
     ("format-upgrade", 3): Behaviour(Does.READS, "r11_format_upgrades"),
     ("position-deletes", 2): Behaviour(Does.READS, "r06_v2_position_deletes"),
     ("orc-position-deletes", 2): Behaviour(Does.READS, "r15_orc_position_deletes"),
-    ("non-parquet-delete-files", 2): Behaviour(Does.READS, "r16_orc_delete_files"),
+    ("orc-delete-files", 2): Behaviour(Does.READS, "r16_orc_delete_files"),
+    ("avro-delete-files", 2): Behaviour(Does.FAILS, "r17_avro_delete_files", AVRO_DELETES_ERROR),
     ("deletion-vectors", 3): Behaviour(Does.READS, "r01_v3_mor_delete, r02_v3_mor_update, r03_v3_mor_merge"),
     **{("avro-data-files", v): Behaviour(Does.FAILS, "r09_avro_default", AVRO_ERROR) for v in (1, 2, 3)},
 }

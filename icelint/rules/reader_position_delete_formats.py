@@ -2,7 +2,7 @@
 
 ## What it does
 Flags the statement after which Spark writes position delete files that a configured reader cannot
-apply (ClickHouse, measured with chDB 4.4 / ClickHouse 26.9): on a format v2 table with
+apply (ClickHouse, measured with chDB 4.4 / ClickHouse 26.9; pyiceberg 0.12 for Avro delete files): on a format v2 table with
 `write.delete.mode`, `write.update.mode` or `write.merge.mode` = `merge-on-read`, a DELETE, UPDATE
 or MERGE writes position delete files in `write.delete.format.default` (default: the data format,
 `write.format.default`). ClickHouse applies them only when both the delete files and the data
@@ -22,8 +22,9 @@ From the first merge-on-read delete on, every query of the reader fails for the 
 ORC data files: `Code: 48. DB::Exception: Position deletes are only supported for data files of
 Parquet format in Iceberg, but got ORC: While executing ReadFromObjectStorage. (NOT_IMPLEMENTED)`;
 ORC delete files: `Code: 36. DB::Exception: Position deletes are supported only for parquet
-format: While executing ReadFromObjectStorage. (BAD_ARGUMENTS)`. pyiceberg 0.12 and Spark read
-the table. ORC tables without deletes are read.
+format: While executing ReadFromObjectStorage. (BAD_ARGUMENTS)`. pyiceberg 0.12 reads ORC data and
+delete files, but fails on Avro delete files: `ValueError: Delete file format not supported:
+FileFormat.AVRO`. Spark reads them all. ORC tables without deletes are read by every reader.
 
 ## Example
 ```sql
@@ -67,7 +68,7 @@ def _kind(meta) -> str | None:
     if default_format(meta) == "orc":
         return "orc-position-deletes"
     if delete_format(meta) in ("orc", "avro"):
-        return "non-parquet-delete-files"
+        return f"{delete_format(meta)}-delete-files"
     return None
 
 

@@ -118,7 +118,7 @@ class Config:
         if all(r.code != UNUSED.code for r in registry):
             registry.append(UNUSED)
         chosen = set(self.select) if self.select is not None else {r.code for r in registry}
-        from icelint.rules._readers import bind_readers
+        from icelint.readers.findings import bind_readers
 
         return bind_readers((r for r in registry if r.code in chosen and r.code not in self.ignore), self.readers)
 

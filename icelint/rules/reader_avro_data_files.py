@@ -41,7 +41,7 @@ from icelint.findings import Finding, Severity
 from icelint.readers import ALL
 from icelint.readers.conditions import created_by, default_format
 from icelint.rules._base import Rule, RuleContext
-from icelint.rules._readers import reader_findings
+from icelint.readers.findings import reader_findings
 
 
 def _writes_avro(meta) -> bool:

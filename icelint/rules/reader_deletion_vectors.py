@@ -51,7 +51,7 @@ from icelint.findings import Finding, Severity
 from icelint.readers import ALL
 from icelint.readers.conditions import ROW_LEVEL, created_by, merge_on_read_keys, writes_deletion_vectors
 from icelint.rules._base import Rule, RuleContext
-from icelint.rules._readers import reader_findings
+from icelint.readers.findings import reader_findings
 
 
 def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:

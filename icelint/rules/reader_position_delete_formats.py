@@ -54,7 +54,7 @@ from icelint.findings import Finding, Severity
 from icelint.readers import ALL
 from icelint.readers.conditions import ROW_LEVEL, created_by, default_format, merge_on_read_keys
 from icelint.rules._base import Rule, RuleContext
-from icelint.rules._readers import reader_findings
+from icelint.readers.findings import reader_findings
 
 
 def delete_format(meta) -> str:

@@ -1,4 +1,4 @@
-"""What the reader rules (ICE040–ICE059) share: the configured readers, and one finding per reader.
+"""What the reader rules (ICE040–ICE059, `icelint/rules/reader_*.py`) share: the configured readers, and one finding per reader.
 
 A reader rule's `check` takes the readers to check as a keyword (`readers=`, default: every built-in
 profile); the configuration binds it (:func:`bind_readers`, called by `Config.rules()`), so that

@@ -8,8 +8,10 @@ different engines compare field by field.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import shutil
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,12 +113,22 @@ def read_spark(spark: Any, table: str, meta: dict) -> Reading:
     return count_values(rows, current_schema(meta))
 
 
+_copies = itertools.count()
+
+
 def read_clickhouse(warehouse: Path, table: str, meta: dict) -> Reading:
     """`SELECT * FROM icebergLocal('<db>/<t>')`, run in chDB with the warehouse as current directory
-    (chDB only reads files under its user_files_path, the current directory)."""
+    (chDB only reads files under its user_files_path, the current directory).
+
+    chDB caches Iceberg metadata files by path within the process, and every case recreates
+    `db.events` with `v1.metadata.json`, ...: each read gets a fresh copy of the table folder
+    (`_chdb/<n>/<t>`), else a read could see the metadata of an earlier case.
+    """
     import chdb
 
-    rel = "/".join(table.split("."))
+    src = warehouse.joinpath(*table.split("."))
+    rel = f"_chdb/{next(_copies)}/{src.name}"
+    shutil.copytree(src, warehouse / rel)
     cwd = os.getcwd()
     os.chdir(warehouse)
     try:
@@ -125,6 +137,7 @@ def read_clickhouse(warehouse: Path, table: str, meta: dict) -> Reading:
         return Reading(error=first_line(exc))
     finally:
         os.chdir(cwd)
+        shutil.rmtree(warehouse / rel, ignore_errors=True)
     rows = [json.loads(line) for line in out.splitlines() if line.strip()]
     return count_values(rows, current_schema(meta))
 

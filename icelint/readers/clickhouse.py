@@ -23,6 +23,8 @@ ORC_DELETES_ERROR = (
     "but got ORC: While executing ReadFromObjectStorage. (NOT_IMPLEMENTED)"
 )
 
+NULL_NESTED = "a NULL struct reads as a struct of NULLs, a NULL list as [] and a NULL map as {} (Spark: NULL)"
+
 _READS = {
     "add-column": "066_nested_adds, 065_add_column_positions, 092_all_types_added",
     "drop-column": "068_nested_drops, 037_drop_partition_field_then_column_v2",
@@ -43,6 +45,7 @@ TABLE = {
     ("format-upgrade", 2): Behaviour(Does.READS, "r11_format_upgrades, 077_format_version_properties"),
     ("format-upgrade", 3): Behaviour(Does.READS, "r11_format_upgrades"),
     ("position-deletes", 2): Behaviour(Does.READS, "r06_v2_position_deletes"),
+    **{("null-nested-values", v): Behaviour(Does.WRONG, "092_all_types_added, 013_drop_then_add_whole_struct, r18_added_nested_columns", NULL_NESTED) for v in (1, 2, 3)},
     ("orc-position-deletes", 2): Behaviour(Does.FAILS, "r15_orc_position_deletes", ORC_DELETES_ERROR),
     ("orc-delete-files", 2): Behaviour(Does.FAILS, "r16_orc_delete_files", DV_ERROR),
     ("avro-delete-files", 2): Behaviour(Does.FAILS, "r17_avro_delete_files", DV_ERROR),

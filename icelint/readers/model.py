@@ -18,6 +18,7 @@ FORMAT_VERSIONS = (1, 2, 3)
 KINDS: dict[str, str] = {
     "add-column": "a column added (top level or inside a struct)",
     "drop-column": "a column dropped (top level or inside a struct)",
+    "null-nested-values": "a struct, list or map column added to a table with rows (old rows read NULL in Spark)",
     "drop-readd": "a column dropped and re-added under the same name (a new field id)",
     "rename": "a column renamed (top level or inside a struct)",
     "reorder": "a column moved (FIRST / AFTER)",

@@ -26,6 +26,7 @@ _READS = {
     "identifier-fields": "050_identifier_fields, r13_required_identifier",
     "partition-evolution": "042_partition_evolution_v2, 043_partition_drop_readd_v1_and_v2",
     "orc-data-files": "r08_orc_default, r10_switch_to_orc",
+    "null-nested-values": "092_all_types_added, 013_drop_then_add_whole_struct, r18_added_nested_columns",
 }
 
 TABLE = {

@@ -16,6 +16,7 @@ from icelint.rules import (
     partition_source_change,
     reader_avro_data_files,
     reader_deletion_vectors,
+    reader_null_nested_values,
     reader_position_delete_formats,
     rename_column,
     runtime_failure,
@@ -44,6 +45,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         reader_deletion_vectors,
         reader_avro_data_files,
         reader_position_delete_formats,
+        reader_null_nested_values,
         unused_suppression,
     )
 )

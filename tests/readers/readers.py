@@ -32,8 +32,9 @@ class Reading:
             return f"fails: {self.error}"
         if self.rows != spark.rows:
             return f"wrong: {self.rows} rows, Spark {spark.rows}"
-        diff = [f"{names.get(fid, fid)}: {self.counts.get(fid, 0)} values, Spark {n}"
-                for fid, n in sorted(spark.counts.items()) if self.counts.get(fid, 0) != n]
+        ids = sorted(set(names) | set(spark.counts) | set(self.counts))
+        diff = [f"{names.get(fid, fid)}: {self.counts.get(fid, 0)} values, Spark {spark.counts.get(fid, 0)}"
+                for fid in ids if self.counts.get(fid, 0) != spark.counts.get(fid, 0)]
         return "wrong: " + "; ".join(diff) if diff else None
 
 

@@ -43,4 +43,5 @@ def test_counts_follow_field_ids_into_nested_types() -> None:
     pyice = count_values([{"id": 1, "s": {"x": None}, "m": [("k", 1)]}], schema)
     assert spark.counts == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}
     assert pyice.differs(spark, {3: "s.x"}) == "wrong: s.x: 0 values, Spark 1"
+    assert spark.differs(pyice, {}) == "wrong: 3: 1 values, Spark 0"  # a field Spark has no value in counts too
     assert Reading(error="boom").differs(spark, {}) == "fails: boom"

@@ -10,8 +10,8 @@ chDB and pyiceberg, and each reader's reading is compared with Spark's (:meth:`R
 icelint lints the same migration files against the copied setup metadata with every rule and every
 built-in reader profile; its reader findings (ICE040–ICE059) must match the readings exactly, per
 table and reader (:func:`judge`): a warning where the reader failed or read other values than Spark,
-no warning where it read the same, and the warning on or before the first statement after which the
-reader misreads.
+no warning where it read the same, the warning on or before the first statement after which the
+reader misreads, and quoting the reader's exact error line when it fails.
 """
 
 from __future__ import annotations
@@ -149,6 +149,8 @@ def judge(case: Case, run: ReaderRun, findings: list[Any]) -> list[str]:
             problems.append(f"{case.name}: {o.where}: {TITLES[o.reader]} {o.problem} on {o.table}, and icelint has no reader warning")
         elif f.statement_index > o.index:
             problems.append(f"{case.name}: {o.where}: {TITLES[o.reader]} {o.problem} on {o.table}, icelint warns later ({f.path}:{f.line})")
+        elif o.problem.startswith("fails: ") and o.problem[len("fails: "):] not in f.message:
+            problems.append(f"{case.name}: {o.where}: {TITLES[o.reader]} {o.problem}, but icelint quotes another error: {f.message}")
     for key, f in warned.items():
         if key not in failed:
             problems.append(f"{case.name}: {f.path}:{f.line}: icelint warns {f.rule} ({f.message}), but {TITLES[key[1]]} reads {key[0]} as Spark does")

@@ -25,9 +25,14 @@ def _warning(index: int, reader_title: str = "ClickHouse") -> SimpleNamespace:
 def test_agreement_and_each_kind_of_disagreement() -> None:
     failing = _run(Observation(0, "m.sql:1", "db.events", "clickhouse", None),
                    Observation(2, "m.sql:3", "db.events", "clickhouse", FAIL))
-    assert judge(CASE, failing, [_warning(1)]) == []
+    assert "quotes another error" in judge(CASE, failing, [_warning(1)])[0]
+    quoting = _warning(1)
+    quoting.message += ": Code: 36. DB::Exception: ..."
+    assert judge(CASE, failing, [quoting]) == []
     assert "no reader warning" in judge(CASE, failing, [])[0]
-    assert "warns later" in judge(CASE, failing, [_warning(3)])[0]
+    late = _warning(3)
+    late.message += ": Code: 36. DB::Exception: ..."
+    assert "warns later" in judge(CASE, failing, [late])[0]
     reading = _run(Observation(2, "m.sql:3", "db.events", "clickhouse", None))
     assert "reads db.events as Spark does" in judge(CASE, reading, [_warning(1)])[0]
     assert "reads db.events as Spark does" in judge(CASE, failing, [_warning(1), _warning(1, "pyiceberg")])[0]

@@ -9,6 +9,7 @@ order = "flyway"                   # flyway | natural | lexicographic (see iceli
 select = ["ICE001", "drop-column-with-data"] # codes or names; default: every rule
 ignore = ["ICE013"]
 fail-on = "error"                  # error | warning | info
+readers = ["spark", "clickhouse"]  # reader profiles the reader rules check; default: all (icelint.readers)
 catalog = "prod"                   # state sources, handed to the state loaders
 warehouse = "warehouse/"
 metadata = { "db.events" = "snapshots/db.events.metadata.json" }

@@ -145,6 +145,8 @@ def conventions_options(f):
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings (2 still means a usage or input error).")
 @click.option("--select", multiple=True, metavar="RULES", help="Only these rules (codes or names, comma-separated).")
 @click.option("--ignore", multiple=True, metavar="RULES", help="Skip these rules (codes or names, comma-separated).")
+@click.option("--readers", metavar="READERS",
+              help="Check what these readers do with the tables (comma-separated: spark, clickhouse, pyiceberg; default: all).")
 @click.option("--since", metavar="REF",
               help="Check only the .sql files changed since the merge-base of REF and HEAD (git), plus untracked ones; "
                    "the rest of the migrations folder is context.")
@@ -160,7 +162,7 @@ def conventions_options(f):
 @click.option("--show-config", is_flag=True, help="Print the effective configuration and exit.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the finding lines and the summary.")
 def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore, since, migrations, order,
-          catalog_kind, config_file, show_config, quiet, sources=None, conv=None) -> None:
+          catalog_kind, config_file, show_config, quiet, readers=None, sources=None, conv=None) -> None:
     """Report every statement that would fail or damage data.
 
     PATHS are the files under review (folders: all their .sql files); without PATHS, the configured
@@ -181,6 +183,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations,
         extend_select=conv.get("extend_select", ()), extend_ignore=conv.get("extend_ignore", ()),
         variables=conv.get("variables", ()), catalog_kind=catalog_kind,
+        readers=[readers] if readers is not None else (),
     )
     fmt = fmt or _default_format()
     if show_config:

@@ -12,6 +12,7 @@ extend-select = []                 # added to `select` (also to the default), as
 extend-ignore = []                 # the same as `ignore` (ruff's spelling)
 fail-on = "error"                  # error | warning | info
 catalog-kind = "iceberg"           # iceberg (SparkCatalog) | session (SparkSessionCatalog)
+readers = ["spark", "clickhouse"]  # reader profiles the reader rules check; default: all (icelint.readers)
 catalog = "prod"                   # state sources, handed to the state loaders
 warehouse = "warehouse/"
 metadata = { "db.events" = "snapshots/db.events.metadata.json" }  # or a list of unnamed files
@@ -72,6 +73,7 @@ KEYS: dict[str, str] = {
     "vars": _TABLE_STR,
     "docs-url": _STR,
     "catalog-kind": _STR,
+    "readers": _LIST,
 }
 CATALOG_KINDS = ("iceberg", "session")  # Iceberg's SparkCatalog, or SparkSessionCatalog
 STATE_KEYS = ("catalog", "warehouse", "metadata", "table-dirs", "table-uuid")  # read by icelint.sources.options
@@ -97,6 +99,7 @@ class Config:
     vars: tuple[tuple[str, str], ...] = ()  # placeholder values, sorted by name
     docs_url: str | None = None
     catalog_kind: str = "iceberg"
+    readers: tuple[str, ...] | None = None  # reader profiles the reader rules check; None: every one
 
     # ------------------------------------------------------------------ merging the flags
     def with_flags(
@@ -111,6 +114,7 @@ class Config:
         order: str | None = None,
         migrations: str | None = None,
         catalog_kind: str | None = None,
+        readers: Sequence[str] = (),
     ) -> Config:
         """Flags win: a flag that was given replaces the configured value."""
         out = self
@@ -132,6 +136,8 @@ class Config:
             out = replace(out, migrations=Path(migrations))
         if catalog_kind:
             out = replace(out, catalog_kind=catalog_kind)
+        if readers:
+            out = replace(out, readers=_readers(readers, "--readers"))
         return out
 
     # ------------------------------------------------------------------ what the check uses
@@ -139,8 +145,10 @@ class Config:
         """The enabled rules, in registry order (plus `unused-suppression` unless ignored)."""
         from icelint.selection import enabled, registry
 
+        from icelint.readers.findings import bind_readers
+
         chosen = enabled(self.selection)
-        return tuple(r for r in registry() if r.code in chosen)
+        return bind_readers((r for r in registry() if r.code in chosen), self.readers)
 
     def severity_of(self, code: str) -> str | None:
         return dict(self.severity).get(code)
@@ -193,6 +201,7 @@ class Config:
             "vars": dict(self.vars),
             "docs-url": self.docs_url,
             "catalog-kind": self.catalog_kind,
+            "readers": list(self.readers) if self.readers is not None else _all_readers(),
         }
 
 
@@ -313,6 +322,8 @@ def parse_section(section: Any, path: Path) -> Config:
             (glob, tuple(expand(codes, f"{key('per-file-ignores')}: `{glob}`")))
             for glob, codes in section["per-file-ignores"].items()
         )
+    if "readers" in section:
+        kw["readers"] = _readers(section["readers"], key("readers"))
     for k in ("catalog", "warehouse", "table-uuid"):
         if k in section:
             kw[k.replace("-", "_")] = section[k]
@@ -394,6 +405,21 @@ def _codes(selectors: Iterable[str], where: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- paths and globs
+
+
+def _all_readers() -> list[str]:
+    from icelint.readers import ALL
+
+    return list(ALL)
+
+
+def _readers(names: Iterable[str], where: str) -> tuple[str, ...]:
+    from icelint.readers import parse_readers
+
+    try:
+        return parse_readers(names, where)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
 
 
 def _resolve(value: str, root: Path) -> str:

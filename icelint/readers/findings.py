@@ -1,0 +1,45 @@
+"""What the reader rules (ICE040–ICE059, `icelint/rules/reader_*.py`) share: the configured readers, and one finding per reader.
+
+A reader rule's `check` takes the readers to check as a keyword (`readers=`, default: every built-in
+profile); the configuration binds it (:func:`bind_readers`, called by `Config.rules()`), so that
+`readers = [...]` and `--readers` reach the rules without the checker knowing about readers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+from typing import Iterable, Iterator, Sequence
+
+from icelint.findings import Finding
+from icelint.readers import ALL, PROFILES
+from icelint.rules._base import Rule, RuleContext
+
+READER_CODES = frozenset(f"ICE{n:03d}" for n in range(40, 60))
+
+
+def bind_readers(rules: Iterable[Rule], readers: Sequence[str] | None) -> tuple[Rule, ...]:
+    """The rules, with the reader rules checking only `readers` (None: every built-in profile)."""
+    if readers is None:
+        return tuple(rules)
+    chosen = tuple(readers)
+    return tuple(replace(r, check=partial(r.check, readers=chosen)) if r.code in READER_CODES else r for r in rules)
+
+
+def reader_findings(
+    ctx: RuleContext, rule: Rule, kind: str, readers: Sequence[str], when: str, help: str
+) -> Iterator[Finding]:
+    """A warning for every configured reader whose profile does not read `kind` at the table's format version."""
+    meta = ctx.outcome.after
+    assert meta is not None
+    for name in readers or ALL:
+        profile = PROFILES[name]
+        b = profile.problem(kind, meta.format_version)
+        if b is None:
+            continue
+        does = "cannot read" if b.does.value == "fails" else "reads wrong values from"
+        yield ctx.finding(
+            rule,
+            f"{profile.title} {does} `{ctx.table_name}` {when}: {b.detail}",
+            help,
+        )

@@ -1,0 +1,65 @@
+"""A reader reads the NULLs of a struct, list or map column added to a table with rows as values.
+
+## What it does
+Flags an accepted statement that adds a struct, list or map field (top level or nested; by ADD
+COLUMN(S), a drop-then-re-add, REPLACE COLUMNS) to a table that holds rows, when a configured
+reader does not read NULL for it in the rows written before (ClickHouse, measured with chDB 4.4 /
+ClickHouse 26.9): Spark reads NULL there; ClickHouse reads a NULL struct as a struct of NULLs
+(`{"a": null}`), a NULL list as `[]` and a NULL map as `{}`, because its Tuple, Array and Map
+types cannot be NULL.
+
+ClickHouse reads every NULL struct, list or map that way, also NULLs that INSERTs write; icelint
+reports the schema change that makes every existing row NULL in the new column, not the DML.
+
+## Why is this bad?
+Queries in ClickHouse cannot tell rows written before the change from rows that hold an empty
+struct, list or map: `WHERE col IS NULL` finds nothing, `length(col) = 0` finds both, and counts
+and joins on the column differ from Spark's.
+
+## Example
+```sql
+CREATE TABLE db.events (id bigint) USING iceberg;
+INSERT INTO db.events VALUES (1);
+ALTER TABLE db.events ADD COLUMN tags array<string>;
+```
+
+## Use instead
+```sql
+CREATE TABLE db.events (id bigint) USING iceberg;
+INSERT INTO db.events VALUES (1);
+-- a primitive column reads NULL in ClickHouse too (or backfill the new column after adding it)
+ALTER TABLE db.events ADD COLUMN tags_csv string;
+```
+
+## References
+- docs/iceberg-behaviour.md, "What the readers do" (measured by `tests/readers/`)
+- icelint/readers/clickhouse.py (the profile)
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+from icelint.findings import Finding, Severity
+from icelint.readers import ALL
+from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
+from icelint.readers.findings import reader_findings
+
+
+def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
+    o = ctx.outcome
+    if not o.accepted or o.before is None or o.after is None or o.before.has_data is False:
+        return
+    added = [(path, f) for path, f in ctx.diff.added if f.type.is_nested]
+    top = [".".join(p) for p, _ in added if not any(q != p and p[: len(q)] == q for q, _ in added)]
+    if not top:
+        return
+    cols = ", ".join(f"`{c}`" for c in top)
+    yield from reader_findings(
+        ctx, RULE, "null-nested-values", readers,
+        f"after adding {cols} (the rows written before are NULL in it)",
+        "add a primitive column instead, or backfill the new column (UPDATE ... SET) right after adding it",
+    )
+
+
+RULE = Rule("ICE043", "reader-null-nested-values", Severity.WARNING, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

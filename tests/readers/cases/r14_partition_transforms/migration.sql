@@ -1,0 +1,6 @@
+ALTER TABLE db.events ADD PARTITION FIELD bucket(4, id);
+INSERT INTO db.events VALUES (3, TIMESTAMP '2024-01-03 01:00:00', 'c');
+ALTER TABLE db.events REPLACE PARTITION FIELD days(ts) WITH months(ts);
+ALTER TABLE db.events ADD PARTITION FIELD truncate(2, kind);
+INSERT INTO db.events VALUES (4, TIMESTAMP '2024-02-03 01:00:00', 'dd');
+ALTER TABLE db.events DROP PARTITION FIELD bucket(4, id);

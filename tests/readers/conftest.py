@@ -1,0 +1,56 @@
+"""Fixtures of the reader suite: one Spark session for all reader cases, stopped after the last one.
+
+Needs Spark (as the differential suite) and the readers (``pip install -e ".[readers]"``: chDB,
+pyarrow). Without them the suite is skipped with the reason, unless ``ICELINT_REQUIRE_READERS=1``
+(or ``ICELINT_REQUIRE_SPARK=1`` for Spark) is set, as CI does: then every test fails instead.
+Only one SparkContext can live in a process: the differential suite stops its session after its
+last case, this suite starts its own on its first case and stops it after its last one.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.differential.harness import SparkOracle
+from tests.oracle.spark import spark_available
+from tests.readers.readers import readers_available
+
+REQUIRE_READERS = "ICELINT_REQUIRE_READERS"
+REQUIRE_SPARK = "ICELINT_REQUIRE_SPARK"
+
+_oracles: list[SparkOracle] = []
+
+
+def _required(env: str) -> bool:
+    return os.environ.get(env, "").strip() not in ("", "0", "false", "no")
+
+
+@pytest.fixture(scope="session")
+def reader_oracle(tmp_path_factory: pytest.TempPathFactory):
+    ok, reason = readers_available()
+    if not ok:
+        if _required(REQUIRE_READERS):
+            pytest.fail(f"{REQUIRE_READERS}=1 but the readers are unavailable: {reason}", pytrace=False)
+        pytest.skip(f"readers unavailable: {reason} (install with: pip install -e '.[readers]')")
+    ok, reason = spark_available()
+    if not ok:
+        if _required(REQUIRE_SPARK) or _required(REQUIRE_READERS):
+            pytest.fail(f"the reader suite needs Spark + Iceberg: {reason}", pytrace=False)
+        pytest.skip(f"Spark + Iceberg oracle unavailable: {reason}")
+    oracle = SparkOracle(tmp_path_factory.mktemp("readers") / "warehouse")
+    _oracles.append(oracle)
+    try:
+        yield oracle
+    finally:
+        oracle.stop()
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Stop Spark after the last reader case, so that later tests of the run can start their own."""
+    uses = "reader_oracle" in getattr(item, "fixturenames", ())
+    next_uses = nextitem is not None and "reader_oracle" in getattr(nextitem, "fixturenames", ())
+    if uses and not next_uses:
+        for oracle in _oracles:
+            oracle.stop()

@@ -57,7 +57,7 @@ def suppressions(n: int) -> str:
 
 
 def nested_comments(n: int) -> str:
-    return "/*" * n + " deep " + "*/" * n + "\nCREATE TABLE db.t (id bigint) USING iceberg;\n"
+    return "/* " * n + "deep" + " */" * n + "\nCREATE TABLE db.t (id bigint) USING iceberg;\n"
 
 
 def add_columns(n: int) -> str:
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         # sqlglot's Spark dialect does not nest block comments (Spark does): it parses one flat
         # comment of the same length instead
         text = nested_comments(n(50_000))
-        add("nested-comments", text, 1, ref_text="/*" + " " * (4 * n(50_000) + 2) + text[4 * n(50_000) + 4 :])
+        add("nested-comments", text, 1, ref_text="/*" + " " * (6 * n(50_000)) + text[6 * n(50_000) + 2 :])
     if want("add-columns"):
         for k in (12_500, 25_000, 50_000):
             add(f"add-columns-{n(k)}", add_columns(n(k)), n(k) + 1)

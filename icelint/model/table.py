@@ -333,12 +333,21 @@ class TableMetadata:
         """
         index: dict[tuple, list[Schema]] = {}
         for s in self.schemas:
-            index.setdefault(s._identity, []).append(s)
+            index_schema(index, s)
         return index
 
     def schemas_like(self, schema: Schema) -> list[Schema]:
-        """This state's schemas with the same identity as `schema` (candidates for `same_as`)."""
-        bucket = self.schema_index.get(schema._identity, ())
+        """This state's schemas with the same identity as `schema` (candidates for `same_as`).
+
+        Schemas whose `id_xor` was known when indexed (every one the replay makes) are filed under it
+        too: a table whose field count goes up and down (DROP c, ADD c, ...) would otherwise compare
+        each new schema with every older one of the same count.
+        """
+        ident = schema._identity
+        bucket = self.schema_index.get(ident, ())
+        xored = self.schema_index.get(("xor", ident, schema.id_xor), ())
+        if xored:
+            bucket = sorted((*bucket, *xored), key=_schema_id) if bucket else xored
         newest = self.schemas[-1].schema_id if self.schemas else -1
         return [s for s in bucket if s.schema_id <= newest]
 
@@ -427,6 +436,16 @@ class TableMetadata:
         out["sort-orders"] = [s.to_json() for s in self.sort_orders]
         out["properties"] = dict(self.properties)
         return out
+
+
+def index_schema(index: dict[tuple, list[Schema]], s: Schema) -> None:
+    """File `s` in a `schema_index`: under its identity, and its `id_xor` when already known."""
+    xor = s.__dict__.get("id_xor")
+    index.setdefault(s._identity if xor is None else ("xor", s._identity, xor), []).append(s)
+
+
+def _schema_id(s: Schema) -> int:
+    return s.schema_id
 
 
 def field_type_at(schema: Schema, field_id: int) -> Type | None:

@@ -15,7 +15,7 @@ from typing import Iterable, NamedTuple
 from icelint import changes as ch
 from icelint.model.diff import SchemaDiff
 from icelint.model.diff import diff as schema_diff
-from icelint.model.table import UNSORTED, PartitionSpec, Schema, SortOrder, TableMetadata
+from icelint.model.table import UNSORTED, PartitionSpec, Schema, SortOrder, TableMetadata, index_schema
 from icelint.model.types import V3_ONLY, ListType, MapType, NestedField, PrimitiveType, StructType, Type, children, walk
 from icelint.replay import dml
 from icelint.replay import partitioning as pt
@@ -603,7 +603,7 @@ class Replay:
         )
         index = meta.schema_index  # shared along the chain of states (see `schemas_like`)
         if schemas is not meta.schemas:
-            index.setdefault(schema._identity, []).append(schema)
+            index_schema(index, schema)
         out.__dict__["schema_index"] = index
         out.__dict__["schema"] = schema
         return out

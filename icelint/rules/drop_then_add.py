@@ -58,7 +58,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         dotted = ".".join(path)
         if len(path) > 1 and path[:-1] in added_paths:
             continue  # inside a column that is new as a whole: reported for its top
-        holders = [h for h in ctx.history.former.get(dotted.lower(), []) if after.field_by_id(h.field_id) is None]
+        holders = last_dropped(ctx.history.former.get(dotted.lower(), ()), after)
         if replacing:
             old = before.find(path, case_sensitive=False)
             if old is not None and after.field_by_id(old.id) is None:
@@ -109,6 +109,15 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 "use ADD COLUMNS / DROP COLUMN / RENAME COLUMN / ALTER COLUMN statements for the columns that change"
             )
         yield ctx.finding(RULE, msg, help_, span=span, column=dotted, field_id=f.id, severity=severity)
+
+
+def last_dropped(holders, after) -> list:
+    """`[h for h in holders if after.field_by_id(h.field_id) is None][-1:]`, searched from the end: a
+    name dropped and re-added N times has N holders, and only the newest one is reported."""
+    for h in reversed(holders):
+        if after.field_by_id(h.field_id) is None:
+            return [h]
+    return []
 
 
 def _holder(field_id: int, path: str, where: str):

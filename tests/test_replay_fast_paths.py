@@ -76,6 +76,9 @@ def _check_metadata(meta: TableMetadata) -> None:
         if carried is not None:
             assert carried == getattr(fresh, attr), attr
     assert schema.field_count == fresh.field_count
+    for attr in ("id_xor", "top_hash"):  # carried from version to version
+        if attr in schema.__dict__:
+            assert schema.__dict__[attr] == getattr(fresh, attr), attr
 
 
 def test_evolve_drops_only_the_values_a_change_invalidates() -> None:

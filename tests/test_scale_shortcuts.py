@@ -73,6 +73,24 @@ def test_last_dropped_equals_the_filtered_list(seed: int) -> None:
     assert last_dropped(holders, after) == plain[-1:]
 
 
+def test_has_field_id_equals_field_by_id() -> None:
+    from icelint.pipeline import replay_text
+
+    sql = (
+        "CREATE TABLE db.t (id bigint, s struct<a: int, b: map<string, array<struct<x: int>>>>, c int) USING iceberg;\n"
+        "ALTER TABLE db.t DROP COLUMN c;\nALTER TABLE db.t ADD COLUMN s.d int;\n"
+    )
+    states = [o.after for o in replay_text(sql).result.outcomes if o.after is not None]
+    assert len(states) == 3
+    for meta in states:
+        for built in (False, True):  # with and without the lookup tables
+            schema = Schema(meta.schema.schema_id, meta.schema.fields)
+            if built:
+                schema.field_by_id(0)
+            for fid in range(0, 15):
+                assert schema.has_field_id(fid) == (Schema(0, schema.fields).field_by_id(fid) is not None), fid
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_former_names_dedup_equals_the_scan(seed: int) -> None:
     rng = random.Random(seed)

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Iterable, NamedTuple
 
 from icelint import changes as ch
+from icelint.model.chain import Chain
 from icelint.model.diff import SchemaDiff
 from icelint.model.diff import diff as schema_diff
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, SortOrder, TableMetadata, index_schema
@@ -582,6 +583,11 @@ class Replay:
         for _, f in d.removed:
             id_xor ^= f.id
         new_schema.__dict__["id_xor"] = id_xor
+        top_hash = current.top_hash
+        for f, prev in d.replaced_top:
+            top_hash += hash(f) - hash(prev)
+        top_hash += sum(hash(f) for p, f in d.added if len(p) == 1) - sum(hash(f) for p, f in d.removed if len(p) == 1)
+        new_schema.__dict__["top_hash"] = top_hash
         if meta.format_version < 3 and (d.added or d.changed):
             _check_format_types(meta.format_version, (*d.added, *((p, new) for p, new, _ in d.changed)))
         schemas, schema = _add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema))
@@ -830,10 +836,11 @@ def _add_schema(
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
     new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
     added = Schema(new_id, new.fields, new.identifier_field_ids)
-    for carried in ("_identity", "field_count", "id_xor"):  # computed for `new` already: the same for its copy
+    for carried in ("_identity", "field_count", "id_xor", "top_hash"):  # computed for `new` already: the same for its copy
         if carried in new.__dict__:
             added.__dict__[carried] = new.__dict__[carried]
-    return schemas + (added,), added
+    # a Chain shares its storage with the previous state's: N versions cost N slots, not N²/2
+    return (schemas if isinstance(schemas, Chain) else Chain(schemas)).append(added), added
 
 
 def _check_rollback_to_timestamp(c: ch.CallProcedure, meta: TableMetadata) -> None:

@@ -115,7 +115,7 @@ def last_dropped(holders, after) -> list:
     """`[h for h in holders if after.field_by_id(h.field_id) is None][-1:]`, searched from the end: a
     name dropped and re-added N times has N holders, and only the newest one is reported."""
     for h in reversed(holders):
-        if after.field_by_id(h.field_id) is None:
+        if not after.has_field_id(h.field_id):
             return [h]
     return []
 

@@ -171,3 +171,64 @@ def test_deeply_nested_comment_is_one_comment() -> None:
     comments: list = []
     end, ok = _scan_gap(text, 0, len(text), LineIndex("f.sql", text), comments)
     assert ok and text[end:] == "SELECT" and len(comments) == 1 and comments[0].text.count("/*") == 2999
+
+
+# ---------------------------------------------------------------------------- shared sequences
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_chain_reads_as_the_tuple_it_stands_for(seed: int) -> None:
+    from icelint.model.chain import Chain
+
+    rng = random.Random(seed)
+    versions: list[tuple[Chain, tuple]] = [(Chain(range(rng.randint(0, 3))), tuple(range(0)))]
+    versions[0] = (versions[0][0], tuple(versions[0][0]))
+    for i in range(40):
+        chain, plain = rng.choice(versions) if rng.random() < 0.2 else versions[-1]  # sometimes a branch
+        versions.append((chain.append(i), plain + (i,)))
+    for chain, plain in versions:  # extending one never changed another
+        assert tuple(chain) == plain and chain == plain and plain == chain and len(chain) == len(plain)
+        assert hash(chain) == hash(plain) and repr(chain) == repr(plain) and list(reversed(chain)) == list(reversed(plain))
+        for i in range(-len(plain), len(plain)):
+            assert chain[i] == plain[i]
+        assert chain[1:-1] == plain[1:-1] and chain[::2] == plain[::2]
+        with pytest.raises(IndexError):
+            chain[len(plain)]
+        assert (chain + (7, 8)) == plain + (7, 8) and ((7,) + chain) == (7,) + plain
+        assert chain != plain + (None,)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_rope_shares_chunks_and_reads_as_the_tuple(seed: int) -> None:
+    from icelint.model.chain import CHUNK, Rope, share
+
+    rng = random.Random(seed)
+    objs = [object() for _ in range(20 * CHUNK)]
+    current: list = objs[: rng.randint(0, 6 * CHUNK)]
+    version = share((), current)
+    for _ in range(30):
+        new = list(current)
+        op = rng.random()
+        if op < 0.3:
+            new.append(objs[rng.randrange(len(objs))])
+        elif op < 0.5 and new:
+            del new[rng.randrange(len(new))]
+        elif op < 0.8 and new:
+            new[rng.randrange(len(new))] = objs[rng.randrange(len(objs))]
+        elif new:
+            new.insert(rng.randrange(len(new)), new.pop(rng.randrange(len(new))))
+        shared = share(version, new)
+        assert tuple(shared) == tuple(new) and shared == tuple(new) and tuple(new) == shared and len(shared) == len(new)
+        assert hash(shared) == hash(tuple(new)) and repr(shared) == repr(tuple(new))
+        assert list(reversed(shared)) == new[::-1]
+        for i in range(-len(new), len(new)):
+            assert shared[i] is new[i]
+        assert shared[2:-3] == tuple(new)[2:-3]
+        if isinstance(shared, Rope) and isinstance(version, Rope) and op < 0.8:  # one position changed: the
+            # other chunks are the same objects (a move rebuilds the chunks between its two ends)
+            old_ids = {id(c) for c in version._chunks}
+            fresh = [c for c in shared._chunks if id(c) not in old_ids]
+            assert sum(map(len, fresh)) <= 4 * CHUNK
+            assert all(len(c) <= CHUNK for c in shared._chunks)
+        assert tuple(version) == tuple(current)  # the old version is unchanged
+        version, current = shared, new

@@ -12,6 +12,7 @@ tuples in `tests/test_scale_shortcuts.py`.
 
 from __future__ import annotations
 
+import operator
 from itertools import islice
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -78,3 +79,124 @@ class Chain(Sequence):
 
     def __reduce__(self):  # pickles (and copies) as a chain of its own items
         return (Chain, (tuple(self),))
+
+
+# ---------------------------------------------------------------------------- Rope
+
+CHUNK = 32  # fields per chunk of a Rope; schemas up to 2 × CHUNK columns stay tuples
+
+
+class Rope(Sequence):
+    """A schema version's top-level fields, in chunks shared with the version it was made from.
+
+    A table of 500 columns changed one column at a time would otherwise hold 500 slots per version;
+    a new version built by `share` keeps every chunk of the old one that the change did not touch
+    (about 16 slots of spine and one chunk of 32 per version). Reads as a tuple (index, slice,
+    iterate, `len`, `==` and `hash` against tuples, `repr`).
+    """
+
+    __slots__ = ("_chunks", "_n")
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        items = list(items)
+        self._chunks = _chunked(items)
+        self._n = len(items)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[Any]:
+        for chunk in self._chunks:
+            yield from chunk
+
+    def __reversed__(self) -> Iterator[Any]:
+        for chunk in reversed(self._chunks):
+            yield from reversed(chunk)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return tuple(self)[i]
+        n = self._n
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("Rope index out of range")
+        for chunk in self._chunks:
+            if i < len(chunk):
+                return chunk[i]
+            i -= len(chunk)
+        raise IndexError("Rope index out of range")  # pragma: no cover - len() is kept exact
+
+    def __add__(self, other: Sequence[Any]) -> tuple:
+        return tuple(self) + tuple(other)
+
+    def __radd__(self, other: Sequence[Any]) -> tuple:
+        return tuple(other) + tuple(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rope):
+            if self._chunks == other._chunks:  # shared chunks: compared by identity first
+                return True
+            return self._n == other._n and tuple(self) == tuple(other)
+        if isinstance(other, (tuple, Chain)):
+            return self._n == len(other) and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self):
+        return (Rope, (tuple(self),))
+
+
+def _chunked(items: list) -> tuple[tuple, ...]:
+    return tuple(tuple(items[i : i + CHUNK]) for i in range(0, len(items), CHUNK))
+
+
+def _same(chunk: tuple, items: list, start: int) -> bool:
+    """`chunk` holds exactly the objects items[start:start + len(chunk)]."""
+    end = start + len(chunk)
+    return 0 <= start and end <= len(items) and all(map(operator.is_, chunk, items[start:end]))
+
+
+def share(old: Sequence[Any], new: list) -> tuple | Rope:
+    """`tuple(new)`, as a Rope reusing the chunks of `old` that hold the same objects in `new`.
+
+    Chunks are reused from both ends; the ones between, and a partly filled neighbour, are made
+    again (so that appending one field at a time keeps chunks full, not one per field).
+    """
+    n = len(new)
+    if n <= 2 * CHUNK:
+        return tuple(new)
+    if not isinstance(old, Rope):
+        return Rope(new)
+    chunks = old._chunks
+    front: list[tuple] = []
+    pos = 0
+    for chunk in chunks:
+        if not _same(chunk, new, pos):
+            break
+        front.append(chunk)
+        pos += len(chunk)
+    back: list[tuple] = []
+    end = n
+    for chunk in reversed(chunks[len(front) :]):
+        if not _same(chunk, new, end - len(chunk)) or end - len(chunk) < pos:
+            break
+        back.append(chunk)
+        end -= len(chunk)
+    if front and len(front[-1]) < CHUNK:
+        pos -= len(front.pop())
+    if back and len(back[-1]) < CHUNK:
+        end += len(back.pop())
+    out = Rope.__new__(Rope)
+    out._chunks = (*front, *_chunked(new[pos:end]), *reversed(back))
+    out._n = n
+    return out

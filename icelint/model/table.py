@@ -15,6 +15,7 @@ from icelint.lazy import cached_property
 from icelint.model.types import NestedField, StructType, Type, children, walk
 
 Path = tuple[str, ...]
+_NO_IDS: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,8 @@ class Schema:
         Also computable from a schema's JSON text without decoding it (`fastload.TextSchema`), and
         carried from one schema version to the next by the replay (`field_count`).
         """
-        return (self.field_count, frozenset(self.identifier_field_ids))
+        ids = self.identifier_field_ids
+        return (self.field_count, frozenset(ids) if ids else _NO_IDS)  # one empty set for all: kept per version
 
     @cached_property
     def field_count(self) -> int:

@@ -112,8 +112,7 @@ class Rope(Sequence):
         return chain_from(self._chunks)  # C-level: a generator here costs more than the rest of a commit
 
     def __reversed__(self) -> Iterator[Any]:
-        for chunk in reversed(self._chunks):
-            yield from reversed(chunk)
+        return chain_from(map(reversed, reversed(self._chunks)))
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
@@ -180,17 +179,22 @@ def share(old: Sequence[Any], new: list) -> tuple | Rope:
     if not isinstance(old, Rope):
         return Rope(new)
     chunks = old._chunks
+    # the length of the common prefix and suffix (same objects), each in one C-level pass
+    same = list(map(operator.is_, old, new))
+    head = same.index(False) if False in same else len(same)
+    same = list(map(operator.is_, reversed(old), reversed(new)))
+    tail = same.index(False) if False in same else len(same)
     front: list[tuple] = []
     pos = 0
     for chunk in chunks:
-        if not _same(chunk, new, pos):
+        if pos + len(chunk) > head:
             break
         front.append(chunk)
         pos += len(chunk)
     back: list[tuple] = []
     end = n
     for chunk in reversed(chunks[len(front) :]):
-        if not _same(chunk, new, end - len(chunk)) or end - len(chunk) < pos:
+        if n - (end - len(chunk)) > tail or end - len(chunk) < pos:
             break
         back.append(chunk)
         end -= len(chunk)

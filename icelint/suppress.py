@@ -167,6 +167,7 @@ def apply(
     by_text = {s.path: s for s in sources}
     indexes = {f.path: _FileIndex(f, by_text.get(f.path)) for f in files}
     directives = {f.path: collect(f, indexes[f.path]) for f in files}
+    lookups = {path: Lookup(ds) for path, ds in directives.items()}
 
     def adjust(f: Finding) -> Finding | None:
         if config is None:
@@ -183,12 +184,9 @@ def apply(
         if adjusted is None:
             continue
         f = adjusted
-        ds = directives.get(f.path, ())
         idx = indexes.get(f.path)
         stmt = idx.statement_at(f.line, f.column) if idx else None
-        hit = next((d for d in ds if not d.file_level and d.target is not None and d.target == stmt and d.covers(f.rule)), None)
-        if hit is None:
-            hit = next((d for d in ds if d.file_level and d.covers(f.rule)), None)
+        hit = lookups[f.path].find(f.rule, stmt) if f.path in lookups else None
         if hit is None:
             kept.append(f)
             continue
@@ -197,6 +195,7 @@ def apply(
 
     if UNUSED.code in enabled:
         for path in sorted(directives):
+            waiver = lookups[path].find(UNUSED.code, None, any_rule=False)
             for d in directives[path]:
                 unused = _unused(d, enabled, UNUSED)
                 if unused is None:
@@ -204,13 +203,42 @@ def apply(
                 f = adjust(unused)
                 if f is None:
                     continue
-                waiver = next((x for x in directives[path] if x.file_level and UNUSED.code in x.codes), None)
                 if waiver is not None:
                     suppressed.append(replace(f, suppressed_reason=waiver.reason))
                 else:
                     kept.append(f)
     key = lambda f: f.sort_key  # noqa: E731
     return Outcome(sorted(set(kept), key=key), sorted(suppressed, key=key))
+
+
+class Lookup:
+    """Which directive of a file suppresses a finding: the first statement-level one on its statement
+    that covers its rule, else the first file-level one. Indexed by statement and rule code, so that
+    many directives and many findings do not multiply (`tests/test_suppress_lookup.py` compares it
+    with the scan of every directive)."""
+
+    def __init__(self, directives: Sequence[Directive]) -> None:
+        # statement number (None: file level) → rule code ("*": all rules) → (order, first directive)
+        self._first: dict[int | None, dict[str | None, tuple[int, Directive]]] = {}
+        for n, d in enumerate(directives):
+            if not d.file_level and d.target is None:
+                continue  # applies to no statement
+            table = self._first.setdefault(None if d.file_level else d.target, {})
+            for code in ("*",) if d.all_rules else d.codes:
+                table.setdefault(code, (n, d))
+
+    def find(self, code: str, statement: int | None, any_rule: bool = True) -> Directive | None:
+        """The directive that suppresses `code` on `statement` (file-level ones after statement-level
+        ones); `any_rule=False`: only a directive naming `code` (not one covering every rule)."""
+        for target in (statement, None) if statement is not None else (None,):
+            table = self._first.get(target)
+            if table is None:
+                continue
+            named, every = table.get(code), table.get("*") if any_rule else None
+            hit = min((x for x in (named, every) if x is not None), default=None, key=lambda x: x[0])
+            if hit is not None:
+                return hit[1]
+        return None
 
 
 def _unused(d: Directive, enabled: set[str], rule) -> Finding | None:

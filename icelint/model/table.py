@@ -15,6 +15,7 @@ from icelint.lazy import cached_property
 from icelint.model.types import NestedField, StructType, Type, children, walk
 
 Path = tuple[str, ...]
+_NO_IDS: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,24 @@ class Schema:
         hit = self._by_id.get(field_id)
         return hit[1] if hit else None
 
+    def has_field_id(self, field_id: int) -> bool:
+        """`field_by_id(field_id) is not None`, without building lookup tables this schema does not
+        have (an older version's went to its successor): a scan, so that a rule asking about one
+        old version per statement does not keep a table of every column for each of them."""
+        d = self.__dict__
+        if "_top_ids" in d and field_id in d["_top_ids"]:
+            return True
+        if "_index" in d:
+            return field_id in d["_index"][0]
+        todo = [self.fields]
+        while todo:
+            for f in todo.pop():
+                if f.id == field_id:
+                    return True
+                if not f.type.is_primitive:
+                    todo.append(children(f.type))
+        return False
+
     def path_of(self, field_id: int) -> Path | None:
         top = self.top_field(field_id)
         if top is not None:
@@ -138,7 +157,8 @@ class Schema:
         Also computable from a schema's JSON text without decoding it (`fastload.TextSchema`), and
         carried from one schema version to the next by the replay (`field_count`).
         """
-        return (self.field_count, frozenset(self.identifier_field_ids))
+        ids = self.identifier_field_ids
+        return (self.field_count, frozenset(ids) if ids else _NO_IDS)  # one empty set for all: kept per version
 
     @cached_property
     def field_count(self) -> int:
@@ -152,6 +172,13 @@ class Schema:
         for i in self._by_id:
             out ^= i
         return out
+
+    @cached_property
+    def top_hash(self) -> int:
+        """The sum of the top-level fields' hashes: equal schemas have equal sums, whatever the order
+        (carried by the replay like `id_xor`, so that a table whose columns keep their ids but change
+        names or comments does not compare each new schema with every older one)."""
+        return sum(map(hash, self.fields))
 
     def same_as(self, other: Schema) -> bool:
         """Iceberg's `sameSchema`: same struct and identifier fields (the schema id is ignored)."""
@@ -334,12 +361,22 @@ class TableMetadata:
         """
         index: dict[tuple, list[Schema]] = {}
         for s in self.schemas:
-            index.setdefault(s._identity, []).append(s)
+            index_schema(index, s)
         return index
 
     def schemas_like(self, schema: Schema) -> list[Schema]:
-        """This state's schemas with the same identity as `schema` (candidates for `same_as`)."""
-        bucket = self.schema_index.get(schema._identity, ())
+        """This state's schemas with the same identity as `schema` (candidates for `same_as`).
+
+        Schemas whose `id_xor` and `top_hash` were known when indexed (every one the replay makes)
+        are filed under them instead: a table whose field count goes up and down (DROP c, ADD c, ...)
+        or whose columns change only names or comments would otherwise compare each new schema with
+        every older one.
+        """
+        ident = schema._identity
+        bucket = self.schema_index.get(ident, ())
+        xored = self.schema_index.get(("xor", ident, schema.id_xor, schema.top_hash), ())
+        if xored:
+            bucket = sorted((*bucket, *xored), key=_schema_id) if bucket else xored
         newest = self.schemas[-1].schema_id if self.schemas else -1
         return [s for s in bucket if s.schema_id <= newest]
 
@@ -428,6 +465,16 @@ class TableMetadata:
         out["sort-orders"] = [s.to_json() for s in self.sort_orders]
         out["properties"] = dict(self.properties)
         return out
+
+
+def index_schema(index: dict[tuple, list[Schema]], s: Schema) -> None:
+    """File `s` in a `schema_index`: under its identity, with its `id_xor` and `top_hash` when known."""
+    xor, top = s.__dict__.get("id_xor"), s.__dict__.get("top_hash")
+    index.setdefault(s._identity if xor is None or top is None else ("xor", s._identity, xor, top), []).append(s)
+
+
+def _schema_id(s: Schema) -> int:
+    return s.schema_id
 
 
 def field_type_at(schema: Schema, field_id: int) -> Type | None:

@@ -13,6 +13,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import Callable
 
+from icelint.model.chain import share
 from icelint.model.diff import ROOT  # the schema's own struct, in `changes_at` as in the diff that reads it
 from icelint.model.table import Schema
 from icelint.model.types import (
@@ -273,7 +274,7 @@ class SchemaUpdate:
         self._touched = self._touched_ids()
         self._work = {i for i in (*self.deletes, *self.updates, *self._touched) if i not in self.added_ids}
         fields = self._apply_struct(schema.fields, ROOT)
-        new = Schema(schema.schema_id, tuple(fields))
+        new = Schema(schema.schema_id, share(schema.fields, fields))  # chunks shared with the old version
         if not self.identifier_names:
             return new
         ids: list[int] = []

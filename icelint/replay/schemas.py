@@ -9,7 +9,8 @@ from typing import Iterable
 
 from icelint.model.diff import SchemaDiff
 from icelint.model.diff import diff as schema_diff
-from icelint.model.table import PartitionSpec, Schema, SortOrder, TableMetadata
+from icelint.model.chain import Chain
+from icelint.model.table import PartitionSpec, Schema, SortOrder, TableMetadata, index_schema
 from icelint.model.types import V3_ONLY, NestedField, PrimitiveType
 from icelint.replay import partitioning as pt
 from icelint.replay.common import Path
@@ -31,6 +32,11 @@ def commit_schema(
     for _, f in d.removed:
         id_xor ^= f.id
     new_schema.__dict__["id_xor"] = id_xor
+    top_hash = current.top_hash
+    for f, prev in d.replaced_top:
+        top_hash += hash(f) - hash(prev)
+    top_hash += sum(hash(f) for p, f in d.added if len(p) == 1) - sum(hash(f) for p, f in d.removed if len(p) == 1)
+    new_schema.__dict__["top_hash"] = top_hash
     if meta.format_version < 3 and (d.added or d.changed):
         check_format_types(meta.format_version, (*d.added, *((p, new) for p, new, _ in d.changed)))
     schemas, schema = add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema))
@@ -52,7 +58,7 @@ def commit_schema(
     )
     index = meta.schema_index  # shared along the chain of states (see `schemas_like`)
     if schemas is not meta.schemas:
-        index.setdefault(schema._identity, []).append(schema)
+        index_schema(index, schema)
     out.__dict__["schema_index"] = index
     out.__dict__["schema"] = schema
     return out, d
@@ -113,10 +119,11 @@ def add_schema(
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
     new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
     added = Schema(new_id, new.fields, new.identifier_field_ids)
-    for carried in ("_identity", "field_count", "id_xor"):  # computed for `new` already: the same for its copy
+    for carried in ("_identity", "field_count", "id_xor", "top_hash"):  # computed for `new` already: the same for its copy
         if carried in new.__dict__:
             added.__dict__[carried] = new.__dict__[carried]
-    return schemas + (added,), added
+    # a Chain shares its storage with the previous state's: N versions cost N slots, not N²/2
+    return (schemas if isinstance(schemas, Chain) else Chain(schemas)).append(added), added
 
 
 _COLUMN_PROPERTY_PREFIXES = (

@@ -54,6 +54,7 @@ class TableHistory:
     def __init__(self, meta: TableMetadata | None = None) -> None:
         self._meta = meta
         self._former: dict[str, list[FormerField]] | None = None
+        self._former_ids: dict[str, set[int]] = {}  # the field ids of each list of `_former`
         self._names: dict[int, list[str]] = {}  # renames seen during the run: id → earlier names
         self._pending: list[tuple[str, int, str]] = []
         self.added_at: dict[int, int] = {}  # field ids added by the scripts → statement index
@@ -105,9 +106,11 @@ class TableHistory:
 
     def _remember(self, path: str, field_id: int, where: str) -> None:
         assert self._former is not None
-        holders = self._former.setdefault(path.lower(), [])
-        if all(x.field_id != field_id for x in holders):
-            holders.append(FormerField(field_id, path, where))
+        key = path.lower()
+        ids = self._former_ids.setdefault(key, set())
+        if field_id not in ids:
+            ids.add(field_id)
+            self._former.setdefault(key, []).append(FormerField(field_id, path, where))
 
     def _metadata_names(self) -> dict[int, list[str]]:
         """field id → every path it had in the metadata's schemas (read once, on the first drop)."""

@@ -85,7 +85,7 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
         dotted = ".".join(path)
         if len(path) > 1 and path[:-1] in added_paths:
             continue  # inside a column that is new as a whole: reported for its top
-        holders = [h for h in ctx.history.former.get(dotted.lower(), []) if after.field_by_id(h.field_id) is None]
+        holders = last_dropped(ctx.history.former.get(dotted.lower(), ()), after)
         if replacing:
             old = before.find(path, case_sensitive=False)
             if old is not None and after.field_by_id(old.id) is None:
@@ -99,6 +99,15 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
         else:
             kind = RENAME
         yield Readd(kind, path, f.id, is_new, holders[-1], replacing)
+
+
+def last_dropped(holders, after) -> list:
+    """`[h for h in holders if after.field_by_id(h.field_id) is None][-1:]`, searched from the end: a
+    name dropped and re-added N times has N holders, and only the newest one is reported."""
+    for h in reversed(holders):
+        if not after.has_field_id(h.field_id):
+            return [h]
+    return []
 
 
 def span_for(ctx: RuleContext, path: tuple[str, ...]):

@@ -245,8 +245,10 @@ def _scan_gap(
         elif c == "/" and text.startswith("/*", i):
             depth = 1
             j = i + 2
+            k = -1  # the next "*/" at or after j, kept while j has not passed it (nested: linear)
             while depth and j < limit:
-                k = text.find("*/", j, limit)
+                if k < j:
+                    k = text.find("*/", j, limit)
                 o = text.find("/*", j, k if k >= 0 else limit)
                 if k < 0:
                     j = limit

@@ -1,0 +1,256 @@
+"""Does icelint stay linear? Time and memory of `icelint check` on inputs built to be hard (issue 15 §3).
+
+    python bench/scale.py [--runs 3] [--scale 1.0] [--only NAME ...] [--no-big]
+
+Each input is generated into bench/out/scale/ and checked as a whole process (start-up included),
+against `sqlglot.parse(text, read="spark")` of the same text (errors ignored: sqlglot does not know
+Iceberg's `ADD PARTITION FIELD` and friends) in a process of its own: the ratio is
+icelint's CPU time over sqlglot's (target: 3 or less). Medians of interleaved runs, as
+`bench_cli.py` measures. Memory is the maximum resident set of the process (`ru_maxrss` of that
+child alone, from `os.wait4` in a small wrapper process).
+
+- `drop-add`: N alternating `DROP COLUMN c` / `ADD COLUMN c` on one table (each add is an ICE001).
+- `suppressions`: 50,000 `-- icelint: ignore` lines before one statement (each an unused suppression).
+- `nested-comments`: one block comment nested 50,000 deep before one statement (sqlglot's Spark
+  dialect does not nest comments: it parses one flat comment of the same length).
+- `add-columns`: N `ADD COLUMN` on one table (one schema version per statement, each one column longer).
+- `migration-x20`: `bench/make_inputs.py`'s 2,000-statement migration scaled ×20 (40,000
+  statements over the same four tables). Memory target: at most 2 KB per statement beyond the final
+  schemas' own size (the baseline: the max RSS of one statement checked against the final state of
+  each table, loaded from a metadata file holding only its current schema).
+- `big-50mb`: a 50 MB file of ~1.3 million statements over 500 columns (comments, renames, adds,
+  drops): under 3 minutes within 4 GB. Not compared with sqlglot (`--no-big` leaves it out).
+
+`--scale 0.1` divides every N by ten: run two scales to see the slope while iterating.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "out" / "scale"
+ICELINT = [sys.executable, "-m", "icelint", "check"]
+SQLGLOT = [sys.executable, "-c", "import sys, sqlglot; sqlglot.parse(open(sys.argv[1], encoding='utf-8').read(), read='spark', "
+           "error_level=sqlglot.ErrorLevel.IGNORE)"]  # fmt: skip  # it does not know Iceberg's partition DDL
+
+
+# ---------------------------------------------------------------------------- inputs
+
+
+def drop_add(n: int) -> str:
+    out = ["CREATE TABLE db.t (id bigint, c string) USING iceberg;", "INSERT INTO db.t VALUES (1, 'a');"]
+    for i in range(n):
+        out.append("ALTER TABLE db.t DROP COLUMN c;" if i % 2 == 0 else "ALTER TABLE db.t ADD COLUMN c string;")
+    return "\n".join(out) + "\n"
+
+
+def suppressions(n: int) -> str:
+    return "-- icelint: ignore ICE001 -- not this one\n" * n + "CREATE TABLE db.t (id bigint) USING iceberg;\n"
+
+
+def nested_comments(n: int) -> str:
+    return "/* " * n + "deep" + " */" * n + "\nCREATE TABLE db.t (id bigint) USING iceberg;\n"
+
+
+def add_columns(n: int) -> str:
+    out = ["CREATE TABLE db.t (id bigint) USING iceberg;"]
+    out += [f"ALTER TABLE db.t ADD COLUMN c{i} int;" for i in range(n)]
+    return "\n".join(out) + "\n"
+
+
+def big(size: int, columns: int = 500) -> str:
+    """`size` bytes of statements over one table of `columns` columns; the column count stays put."""
+    cols = ", ".join(f"c{i} int" for i in range(columns))
+    out = [f"CREATE TABLE db.t (id bigint, {cols}) USING iceberg;"]
+    total = len(out[0]) + 1
+    i = 0
+    while total < size:
+        c = i % columns
+        k = (i // columns) % 6
+        if k == 0:
+            s = f"ALTER TABLE db.t ALTER COLUMN c{c} COMMENT 'v{i}';"
+        elif k == 1:
+            s = f"ALTER TABLE db.t RENAME COLUMN c{c} TO d{c};"
+        elif k == 2:
+            s = f"ALTER TABLE db.t RENAME COLUMN d{c} TO c{c};"
+        elif k == 3:
+            s = f"ALTER TABLE db.t ADD COLUMN e{c} int;"
+        elif k == 4:
+            s = f"ALTER TABLE db.t DROP COLUMN e{c};"
+        else:
+            s = f"ALTER TABLE db.t ALTER COLUMN c{c} TYPE bigint;" if i // (6 * columns) == 0 else f"ALTER TABLE db.t ALTER COLUMN c{c} COMMENT '';"
+        out.append(s)
+        total += len(s) + 1
+        i += 1
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------- measuring
+
+
+@dataclass
+class Case:
+    name: str
+    path: Path
+    statements: int
+    compare: bool = True  # time sqlglot on the same text
+    samples: list[tuple[float, float, int]] = field(default_factory=list)  # icelint: wall, cpu, maxrss KB
+    ref: list[tuple[float, float, int]] = field(default_factory=list)  # sqlglot
+    extra: list[str] = field(default_factory=list)  # more arguments
+    ref_path: Path | None = None  # what sqlglot parses, when not `path`
+
+
+# Runs the command and prints its CPU time and max RSS. A small process of its own: a child's max RSS
+# starts from its parent's (Linux counts the pages of a forked parent until exec), so the bench
+# process itself, holding the generated texts, must not be that parent.
+_WRAPPER = """import os, sys
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(fd, 1)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, ru = os.wait4(pid, 0)
+print(os.waitstatus_to_exitcode(status), ru.ru_utime + ru.ru_stime, ru.ru_maxrss)
+"""
+
+
+def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None, ok=(0, 1)) -> tuple[float, float, int]:
+    """Wall time, CPU time (user+sys, workers included) and max RSS (KB) of one child process."""
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-S", "-c", _WRAPPER, *cmd], cwd=cwd, capture_output=True, text=True,
+                       env={**os.environ, **env} if env else None)  # fmt: skip
+    wall = time.perf_counter() - t0
+    code, cpu, rss = r.stdout.split()
+    if int(code) not in ok:
+        raise SystemExit(f"{' '.join(cmd)} exited {code}: {r.stderr[-500:]}")
+    return wall, float(cpu), int(rss)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every N by this (0.1 while iterating)")
+    ap.add_argument("--only", nargs="*", help="case names to run")
+    ap.add_argument("--no-big", action="store_true", help="leave out the 50 MB file")
+    args = ap.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+
+    import icelint
+
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(icelint.__file__).parent)], check=True)
+
+    def n(x: int) -> int:
+        return max(2, int(x * args.scale))
+
+    cases: list[Case] = []
+
+    def add(name: str, text: str, statements: int, compare: bool = True, ref_text: str | None = None) -> None:
+        path = OUT / f"{name}.sql"
+        path.write_text(text, encoding="utf-8")
+        cases.append(Case(name, path, statements, compare))
+        if ref_text is not None:
+            cases[-1].ref_path = OUT / f"{name}.ref.sql"
+            cases[-1].ref_path.write_text(ref_text, encoding="utf-8")
+
+    want = lambda name: not args.only or name in args.only  # noqa: E731
+    if want("drop-add"):
+        add("drop-add", drop_add(n(12_500)), n(12_500) + 2)
+    if want("suppressions"):
+        add("suppressions", suppressions(n(50_000)), 1)
+    if want("nested-comments"):
+        # sqlglot's Spark dialect does not nest block comments (Spark does): it parses one flat
+        # comment of the same length instead
+        text = nested_comments(n(50_000))
+        add("nested-comments", text, 1, ref_text="/*" + " " * (6 * n(50_000)) + text[6 * n(50_000) + 2 :])
+    if want("add-columns"):
+        for k in (12_500, 25_000, 50_000):
+            add(f"add-columns-{n(k)}", add_columns(n(k)), n(k) + 1)
+    if want("migration-x20"):
+        sys.path.insert(0, str(HERE))
+        from make_inputs import make_migration
+
+        statements = n(40_000)
+        add("migration-x20", make_migration(statements), statements)
+        base = _final_schemas(OUT / "migration-x20.sql")
+        if base is not None:
+            cases.append(Case("migration-x20-final-schemas", base[0], 1, compare=False, extra=base[1]))
+    if want("big-50mb") and not args.no_big:
+        text = big(n(50_000_000))
+        add("big-50mb", text, text.count("\n"), compare=False)
+    add("start-up", "CREATE TABLE db.t (id bigint) USING iceberg;\n", 1, compare=False)
+
+    for i in range(args.runs):
+        for c in cases:
+            if c.name == "big-50mb" and i > 0:
+                continue  # once is enough (minutes)
+            c.samples.append(run([*ICELINT, c.path.name, *c.extra], OUT, {"ICELINT_JOBS": "1"}))
+            if c.compare:
+                c.ref.append(run([*SQLGLOT, (c.ref_path or c.path).name], OUT, ok=(0,)))
+
+    start = next((c for c in cases if c.name == "start-up"), None)
+    base_rss = statistics.median(s[2] for s in start.samples) if start else 0
+    print(f"`icelint check` as whole processes, median of {args.runs} interleaved runs "
+          f"({os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f}); "
+          f"sqlglot = `sqlglot.parse(text, read=\"spark\")` in its own process.\n")  # fmt: skip
+    print("| Input | Statements | Size | icelint CPU | sqlglot CPU | Ratio (target ≤ 3) | Max RSS | Per statement |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    by_name = {c.name: c for c in cases}
+    for c in cases:
+        cpu = statistics.median(s[1] for s in c.samples)
+        rss = statistics.median(s[2] for s in c.samples)
+        ref = statistics.median(s[1] for s in c.ref) if c.ref else None
+        ratio = f"{cpu / ref:.1f}×" if ref else ""
+        per = f"{(rss - base_rss) * 1024 / c.statements / 1024:.2f} KB" if c.statements > 1 and c.name != "start-up" else ""
+        size = c.path.stat().st_size
+        print(f"| {c.name} | {c.statements:,} | {size / 1e6:.1f} MB | {cpu:.2f} s | {f'{ref:.2f} s' if ref else ''} "
+              f"| {ratio} | {rss / 1024:.0f} MB | {per} |")  # fmt: skip
+    mig, fin = by_name.get("migration-x20"), by_name.get("migration-x20-final-schemas")
+    if mig and fin:
+        extra = statistics.median(s[2] for s in mig.samples) - statistics.median(s[2] for s in fin.samples)
+        print(f"\nmigration-x20: {extra * 1024 / mig.statements:,.0f} bytes per statement beyond its final schemas "
+              "(target ≤ 2,048)")  # fmt: skip
+    b = by_name.get("big-50mb")
+    if b:
+        wall, cpu, rss = b.samples[0]
+        print(f"big-50mb: {wall:.0f} s wall, {cpu:.0f} s CPU, {rss / 1024 / 1024:.2f} GB (targets: < 180 s, < 4 GB)")
+    return 0
+
+
+def _final_schemas(path: Path) -> tuple[Path, list[str]] | None:
+    """The baseline of `migration-x20`: one statement checked against the final state of each of its
+    tables, loaded from metadata files holding only the current schema."""
+    import json
+
+    # not `icelint schema --format json`: it writes every schema version in full, as Iceberg does
+    final = ("import json, sys; from icelint.pipeline import replay_paths; run = replay_paths([sys.argv[1]]); "
+             "print(json.dumps({k: v.evolve(schemas=(v.schema,)).to_json() for k, v in run.result.tables.items() if v}))")
+    r = subprocess.run([sys.executable, "-c", final, path.name], cwd=OUT, capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"(no baseline for {path.name}: {r.stderr[-300:]})", file=sys.stderr)
+        return None
+    extra: list[str] = []
+    for name, meta in json.loads(r.stdout).items():
+        meta["schemas"] = [s for s in meta["schemas"] if s["schema-id"] == meta["current-schema-id"]]
+        meta.setdefault("table-uuid", "00000000-0000-0000-0000-000000000000")
+        meta.setdefault("location", f"/tmp/{name}")
+        meta.setdefault("last-sequence-number", 0)
+        meta.setdefault("last-updated-ms", 0)
+        f = OUT / f"final.{name}.metadata.json"
+        f.write_text(json.dumps(meta), encoding="utf-8")
+        extra += ["--metadata", f"{name}={f.name}"]
+    sql = OUT / "final-schemas.sql"
+    first = extra[1].split("=")[0] if extra else "db.t"
+    sql.write_text(f"ALTER TABLE {first} SET TBLPROPERTIES ('k' = 'v');\n", encoding="utf-8")
+    return sql, extra
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""An immutable sequence that shares its storage with the sequences it was extended from.
+
+The replay makes one table state per statement, and each state holds every schema version so far
+(as Iceberg's metadata does). As tuples, N versions cost N²/2 slots: 25,000 schema changes on one
+table would need gigabytes for the tuples alone. A `Chain` is a view of the first `n` items of a
+list shared along a table's chain of states: `append` adds to the shared list when the view is
+its newest (the usual case, O(1)), and copies only when an older state is extended a second time.
+
+It reads as a tuple (index, slice, iterate, `len`, `==` and `hash` against tuples). Tested against
+tuples in `tests/test_scale_shortcuts.py`.
+"""
+
+from __future__ import annotations
+
+import operator
+from itertools import chain as _chain
+from itertools import islice
+from typing import Any, Iterable, Iterator, Sequence
+
+chain_from = _chain.from_iterable
+
+
+class Chain(Sequence):
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        self._items = list(items)
+        self._n = len(self._items)
+
+    def append(self, item: Any) -> Chain:
+        """A new chain: this one with `item` at the end (this one is unchanged)."""
+        items = self._items
+        if len(items) != self._n:  # another chain already extended this one: copy
+            items = items[: self._n]
+        items.append(item)
+        out = Chain.__new__(Chain)
+        out._items, out._n = items, self._n + 1
+        return out
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return tuple(self._items[: self._n][i])
+        n = self._n
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("Chain index out of range")
+        return self._items[i]
+
+    def __iter__(self) -> Iterator[Any]:
+        return islice(self._items, self._n)
+
+    def __reversed__(self) -> Iterator[Any]:
+        return reversed(self._items[: self._n])
+
+    def __add__(self, other: Sequence[Any]) -> Chain:
+        out = self
+        for x in other:
+            out = out.append(x)
+        return out
+
+    def __radd__(self, other: Sequence[Any]) -> tuple:
+        return tuple(other) + tuple(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, Chain)):
+            return len(self) == len(other) and all(a is b or a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self):  # pickles (and copies) as a chain of its own items
+        return (Chain, (tuple(self),))
+
+
+# ---------------------------------------------------------------------------- Rope
+
+CHUNK = 32  # fields per chunk of a Rope; schemas up to 2 × CHUNK columns stay tuples
+
+
+class Rope(Sequence):
+    """A schema version's top-level fields, in chunks shared with the version it was made from.
+
+    A table of 500 columns changed one column at a time would otherwise hold 500 slots per version;
+    a new version built by `share` keeps every chunk of the old one that the change did not touch
+    (about 16 slots of spine and one chunk of 32 per version). Reads as a tuple (index, slice,
+    iterate, `len`, `==` and `hash` against tuples, `repr`).
+    """
+
+    __slots__ = ("_chunks", "_n")
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        items = list(items)
+        self._chunks = _chunked(items)
+        self._n = len(items)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[Any]:
+        return chain_from(self._chunks)  # C-level: a generator here costs more than the rest of a commit
+
+    def __reversed__(self) -> Iterator[Any]:
+        return chain_from(map(reversed, reversed(self._chunks)))
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return tuple(self)[i]
+        n = self._n
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("Rope index out of range")
+        for chunk in self._chunks:
+            if i < len(chunk):
+                return chunk[i]
+            i -= len(chunk)
+        raise IndexError("Rope index out of range")  # pragma: no cover - len() is kept exact
+
+    def __add__(self, other: Sequence[Any]) -> tuple:
+        return tuple(self) + tuple(other)
+
+    def __radd__(self, other: Sequence[Any]) -> tuple:
+        return tuple(other) + tuple(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rope):
+            if self._chunks == other._chunks:  # shared chunks: compared by identity first
+                return True
+            return self._n == other._n and tuple(self) == tuple(other)
+        if isinstance(other, (tuple, Chain)):
+            return self._n == len(other) and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self):
+        return (Rope, (tuple(self),))
+
+
+def _chunked(items: list) -> tuple[tuple, ...]:
+    return tuple(tuple(items[i : i + CHUNK]) for i in range(0, len(items), CHUNK))
+
+
+def _same(chunk: tuple, items: list, start: int) -> bool:
+    """`chunk` holds exactly the objects items[start:start + len(chunk)]."""
+    end = start + len(chunk)
+    return 0 <= start and end <= len(items) and all(map(operator.is_, chunk, items[start:end]))
+
+
+def share(old: Sequence[Any], new: list) -> tuple | Rope:
+    """`tuple(new)`, as a Rope reusing the chunks of `old` that hold the same objects in `new`.
+
+    Chunks are reused from both ends; the ones between, and a partly filled neighbour, are made
+    again (so that appending one field at a time keeps chunks full, not one per field).
+    """
+    n = len(new)
+    if n <= 2 * CHUNK:
+        return tuple(new)
+    if not isinstance(old, Rope):
+        return Rope(new)
+    chunks = old._chunks
+    # the length of the common prefix and suffix (same objects), each in one C-level pass
+    same = list(map(operator.is_, old, new))
+    head = same.index(False) if False in same else len(same)
+    same = list(map(operator.is_, reversed(old), reversed(new)))
+    tail = same.index(False) if False in same else len(same)
+    front: list[tuple] = []
+    pos = 0
+    for chunk in chunks:
+        if pos + len(chunk) > head:
+            break
+        front.append(chunk)
+        pos += len(chunk)
+    back: list[tuple] = []
+    end = n
+    for chunk in reversed(chunks[len(front) :]):
+        if n - (end - len(chunk)) > tail or end - len(chunk) < pos:
+            break
+        back.append(chunk)
+        end -= len(chunk)
+    if front and len(front[-1]) < CHUNK:
+        pos -= len(front.pop())
+    if back and len(back[-1]) < CHUNK:
+        end += len(back.pop())
+    out = Rope.__new__(Rope)
+    out._chunks = (*front, *_chunked(new[pos:end]), *reversed(back))
+    out._n = n
+    return out

@@ -1,0 +1,234 @@
+"""The shortcuts that keep icelint linear (issue 15 §3) answer as the plain computations they replace.
+
+Each test runs the shortcut and the plain (quadratic) computation side by side on many generated
+inputs. Timing is measured by `bench/scale.py`, never here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from icelint.model.table import Schema
+from icelint.model.types import NestedField, PrimitiveType
+from icelint.rules._base import FormerField, TableHistory
+from icelint.rules.drop_then_add import last_dropped
+from icelint.source import LineIndex, Span
+from icelint.suppress import Directive, Lookup
+from icelint.syntax.parser import _scan_gap
+
+SEEDS = range(200)
+
+
+# ---------------------------------------------------------------------------- suppressions
+
+
+def _plain_hit(ds: list[Directive], code: str, stmt: int | None) -> Directive | None:
+    """What `suppress.apply` computed before `Lookup`: a scan of every directive."""
+    hit = next((d for d in ds if not d.file_level and d.target is not None and d.target == stmt and d.covers(code)), None)
+    if hit is None:
+        hit = next((d for d in ds if d.file_level and d.covers(code)), None)
+    return hit
+
+
+def _directives(rng: random.Random) -> list[Directive]:
+    codes = ["ICE001", "ICE002", "ICE005", "ICE100", None]
+    out = []
+    for _ in range(rng.randint(0, 12)):
+        names = tuple(rng.sample(["a", "b", "c", "d"], rng.randint(0, 3)))
+        resolved = tuple(rng.choice(codes) for _ in names)
+        file_level = rng.random() < 0.3
+        target = None if file_level else rng.choice([None, 0, 1, 2, 3])
+        out.append(Directive("f.sql", Span("f.sql", 1, 1, 1, 2, 0, 1), file_level, names, resolved, None, target))
+    return out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_suppression_lookup_equals_a_scan_of_every_directive(seed: int) -> None:
+    rng = random.Random(seed)
+    ds = _directives(rng)
+    lookup = Lookup(ds)
+    for code in ("ICE001", "ICE002", "ICE005", "ICE100", "ICE013"):
+        for stmt in (None, 0, 1, 2, 3, 4):
+            assert lookup.find(code, stmt) is _plain_hit(ds, code, stmt), (code, stmt)
+        # the waiver of unused suppressions: the first file-level directive naming ICE100
+        waiver = next((x for x in ds if x.file_level and code in x.codes), None)
+        assert lookup.find(code, None, any_rule=False) is waiver
+
+
+# ---------------------------------------------------------------------------- drop-then-add history
+
+
+def _schema(ids: list[int]) -> Schema:
+    return Schema(0, tuple(NestedField(i, f"c{i}", PrimitiveType("int"), False) for i in ids))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_last_dropped_equals_the_filtered_list(seed: int) -> None:
+    rng = random.Random(seed)
+    holders = [FormerField(rng.randint(1, 8), "c", f"at f.sql:{i}") for i in range(rng.randint(0, 10))]
+    after = _schema(rng.sample(range(1, 9), rng.randint(0, 8)))
+    plain = [h for h in holders if after.field_by_id(h.field_id) is None]
+    assert last_dropped(holders, after) == plain[-1:]
+
+
+def test_has_field_id_equals_field_by_id() -> None:
+    from icelint.pipeline import replay_text
+
+    sql = (
+        "CREATE TABLE db.t (id bigint, s struct<a: int, b: map<string, array<struct<x: int>>>>, c int) USING iceberg;\n"
+        "ALTER TABLE db.t DROP COLUMN c;\nALTER TABLE db.t ADD COLUMN s.d int;\n"
+    )
+    states = [o.after for o in replay_text(sql).result.outcomes if o.after is not None]
+    assert len(states) == 3
+    for meta in states:
+        for built in (False, True):  # with and without the lookup tables
+            schema = Schema(meta.schema.schema_id, meta.schema.fields)
+            if built:
+                schema.field_by_id(0)
+            for fid in range(0, 15):
+                assert schema.has_field_id(fid) == (Schema(0, schema.fields).field_by_id(fid) is not None), fid
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_former_names_dedup_equals_the_scan(seed: int) -> None:
+    rng = random.Random(seed)
+    h = TableHistory()
+    _ = h.former  # built: `_remember` runs at once
+    plain: dict[str, list[FormerField]] = {}
+    for i in range(rng.randint(0, 30)):
+        path, fid = rng.choice(["c", "C", "d", "s.x"]), rng.randint(1, 6)
+        h._remember(path, fid, f"at f.sql:{i}")
+        holders = plain.setdefault(path.lower(), [])
+        if all(x.field_id != fid for x in holders):
+            holders.append(FormerField(fid, path, f"at f.sql:{i}"))
+    assert h.former == plain
+
+
+# ---------------------------------------------------------------------------- nested comments
+
+
+def _plain_scan_gap(text: str, pos: int, limit: int, li: LineIndex, comments: list) -> tuple[int, bool]:
+    """`parser._scan_gap` before it kept the next `*/` between iterations (a copy of the old code)."""
+    from icelint.syntax.ast import Comment
+
+    i = pos
+    while i < limit:
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif c == "-" and text.startswith("--", i):
+            j = text.find("\n", i, limit)
+            if j < 0:
+                j = limit
+            e = j
+            if e > i and text[e - 1] == "\r":
+                e -= 1
+            comments.append(Comment(text[i + 2 : e].strip(), li.span(i, e)))
+            i = j
+        elif c == "/" and text.startswith("/*", i):
+            depth = 1
+            j = i + 2
+            while depth and j < limit:
+                k = text.find("*/", j, limit)
+                o = text.find("/*", j, k if k >= 0 else limit)
+                if k < 0:
+                    j = limit
+                    break
+                if 0 <= o < k:
+                    depth += 1
+                    j = o + 2
+                else:
+                    depth -= 1
+                    j = k + 2
+            if depth:
+                return i, False
+            comments.append(Comment(text[i + 2 : j - 2].strip(), li.span(i, j)))
+            i = j
+        else:
+            return i, True
+    return limit, True
+
+
+@pytest.mark.parametrize("seed", range(500))
+def test_scan_gap_equals_the_plain_scan(seed: int) -> None:
+    rng = random.Random(seed)
+    pieces = ["/*", "*/", "/", "*", " ", "\n", "x", "--", "/*/", "*/*"]
+    text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+    if rng.random() < 0.5:
+        text = "/*" + text
+    li = LineIndex("f.sql", text)
+    limit = rng.randint(0, len(text))
+    got: list = []
+    want: list = []
+    assert _scan_gap(text, 0, limit, li, got) == _plain_scan_gap(text, 0, limit, li, want)
+    assert got == want
+
+
+def test_deeply_nested_comment_is_one_comment() -> None:
+    text = "/* " * 3000 + "deep" + " */" * 3000 + " SELECT"
+    comments: list = []
+    end, ok = _scan_gap(text, 0, len(text), LineIndex("f.sql", text), comments)
+    assert ok and text[end:] == "SELECT" and len(comments) == 1 and comments[0].text.count("/*") == 2999
+
+
+# ---------------------------------------------------------------------------- shared sequences
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_chain_reads_as_the_tuple_it_stands_for(seed: int) -> None:
+    from icelint.model.chain import Chain
+
+    rng = random.Random(seed)
+    versions: list[tuple[Chain, tuple]] = [(Chain(range(rng.randint(0, 3))), tuple(range(0)))]
+    versions[0] = (versions[0][0], tuple(versions[0][0]))
+    for i in range(40):
+        chain, plain = rng.choice(versions) if rng.random() < 0.2 else versions[-1]  # sometimes a branch
+        versions.append((chain.append(i), plain + (i,)))
+    for chain, plain in versions:  # extending one never changed another
+        assert tuple(chain) == plain and chain == plain and plain == chain and len(chain) == len(plain)
+        assert hash(chain) == hash(plain) and repr(chain) == repr(plain) and list(reversed(chain)) == list(reversed(plain))
+        for i in range(-len(plain), len(plain)):
+            assert chain[i] == plain[i]
+        assert chain[1:-1] == plain[1:-1] and chain[::2] == plain[::2]
+        with pytest.raises(IndexError):
+            chain[len(plain)]
+        assert (chain + (7, 8)) == plain + (7, 8) and ((7,) + chain) == (7,) + plain
+        assert chain != plain + (None,)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_rope_shares_chunks_and_reads_as_the_tuple(seed: int) -> None:
+    from icelint.model.chain import CHUNK, Rope, share
+
+    rng = random.Random(seed)
+    objs = [object() for _ in range(20 * CHUNK)]
+    current: list = objs[: rng.randint(0, 6 * CHUNK)]
+    version = share((), current)
+    for _ in range(30):
+        new = list(current)
+        op = rng.random()
+        if op < 0.3:
+            new.append(objs[rng.randrange(len(objs))])
+        elif op < 0.5 and new:
+            del new[rng.randrange(len(new))]
+        elif op < 0.8 and new:
+            new[rng.randrange(len(new))] = objs[rng.randrange(len(objs))]
+        elif new:
+            new.insert(rng.randrange(len(new)), new.pop(rng.randrange(len(new))))
+        shared = share(version, new)
+        assert tuple(shared) == tuple(new) and shared == tuple(new) and tuple(new) == shared and len(shared) == len(new)
+        assert hash(shared) == hash(tuple(new)) and repr(shared) == repr(tuple(new))
+        assert list(reversed(shared)) == new[::-1]
+        for i in range(-len(new), len(new)):
+            assert shared[i] is new[i]
+        assert shared[2:-3] == tuple(new)[2:-3]
+        if isinstance(shared, Rope) and isinstance(version, Rope) and op < 0.8:  # one position changed: the
+            # other chunks are the same objects (a move rebuilds the chunks between its two ends)
+            old_ids = {id(c) for c in version._chunks}
+            fresh = [c for c in shared._chunks if id(c) not in old_ids]
+            assert sum(map(len, fresh)) <= 4 * CHUNK
+            assert all(len(c) <= CHUNK for c in shared._chunks)
+        assert tuple(version) == tuple(current)  # the old version is unchanged
+        version, current = shared, new

@@ -12,7 +12,7 @@ from icelint.rules._help_columns import taken_names
 
 def rename_source_help(ctx, c, field_id: int) -> str:
     """ICE003: renaming a partition source: what the old partition field name still blocks (Spark-checked in
-    tests/differential/cases/097_help_recipes_followed: renaming the partition field too does not free it)."""
+    tests/differential/cases/099_help_recipes_followed: renaming the partition field too does not free it)."""
     before = ctx.before
     current = [f for f in before.spec.fields if f.source_id == field_id]
     old_path = before.schema.path_of(field_id) or c.path

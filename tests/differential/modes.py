@@ -23,7 +23,12 @@ and so is not judged there:
 * the final state is compared in every mode on the keys of :data:`harness.COMPARED`, none of which
   depends on snapshots; in the two modes without a state it is the replay of the same plan the
   command builds (``pending.make_plan`` → ``parse_plan`` → ``deployments`` → ``replay``), since
-  ``icelint check`` prints findings, not states.
+  ``icelint check`` prints findings, not states;
+* a case whose verdicts depend on the table's snapshots (snapshot ids named in branch/tag DDL and
+  snapshot procedures: Spark checks them against the snapshots the pipelines wrote, which DDL
+  files do not hold) declares ``-- modes: state`` on the first line of its ``setup.sql`` and is
+  judged in the ``state`` mode only. icelint checks snapshot ids only against a state source
+  (README, "Which tables hold data"); without one it cannot know them and says nothing.
 """
 
 from __future__ import annotations
@@ -41,6 +46,16 @@ from tests.oracle.spark import split_statements
 MODES = ("state", "pre-commit", "folder")
 SETUP_NAME = "V0__setup.sql"
 CONFIG = '[project]\nname = "lake"\n\n[tool.icelint]\nmigrations = "migrations"\n'
+
+
+def case_modes(case: Case) -> tuple[str, ...]:
+    """The modes a case is judged in: every mode, unless its setup's first line says ``-- modes: a, b``."""
+    first = case.setup.read_text().split("\n", 1)[0].strip()
+    if first.startswith("-- modes:"):
+        modes = tuple(m.strip() for m in first[len("-- modes:"):].split(","))
+        assert modes and all(m in MODES for m in modes), f"{case.name}: unknown mode in {first!r}"
+        return modes
+    return MODES
 
 
 def setup_ddl(case: Case) -> str:
@@ -125,11 +140,14 @@ def run_case_modes(oracle: SparkOracle, case: Case, workdir: Path) -> tuple[Spar
     """Spark once, then icelint in each mode, each judged against the same Spark run."""
     spark = oracle.run(case, workdir)
     out: dict[str, tuple[IcelintRun, Verdict]] = {}
+    wanted = case_modes(case)
     for mode, lint in (
         ("state", lambda: run_in_icelint(case, spark.setup_metadata)),
         ("pre-commit", lambda: run_pre_commit(case, workdir)),
         ("folder", lambda: run_folder(case, workdir)),
     ):
+        if mode not in wanted:
+            continue
         run = lint()
         verdict = judge(case, spark, run)
         verdict.case = f"{case.name} [{mode}]"

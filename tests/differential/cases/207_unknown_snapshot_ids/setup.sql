@@ -1,3 +1,5 @@
+-- modes: state
+-- snapshot ids: only a state source lists the snapshots Spark checks them against (tests/differential/modes.py)
 CREATE TABLE db.ledger (
   entry_id bigint,
   amount   bigint

@@ -71,6 +71,26 @@ def _package_fingerprint() -> list:
     return out
 
 
+def _dependencies() -> list:
+    """sqlglot's tokenizer decides what icelint parses: its installed files' identity, found without
+    importing it (importing it is what a cache hit saves)."""
+    import importlib.util
+
+    out = []
+    for name in ("sqlglot",):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        origin = spec.origin if spec is not None else None
+        if origin and os.path.exists(origin):
+            st = os.stat(origin)
+            out.append((name, origin, st.st_size, st.st_mtime_ns))
+        else:
+            out.append((name, None))
+    return out
+
+
 def _metadata_fingerprint(opts) -> list | None:
     """Content hashes of the local metadata files, or None when a source cannot be fingerprinted cheaply."""
     if opts.catalog is not None or opts.warehouse is not None or opts.table_dirs:
@@ -176,6 +196,7 @@ def slot_for(cfg, plan, opts, flags: dict[str, Any], destination_is_file: bool) 
         "version": __version__,
         "package": _package_fingerprint(),
         "python": sys.version,
+        "dependencies": _dependencies(),
         "cwd": os.getcwd(),
         "config": repr(cfg),
         "flags": flags,

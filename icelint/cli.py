@@ -57,9 +57,18 @@ def _safe(e: Exception) -> str:
     return scrub(str(e))
 
 
-def _write_report(write, output_file: str | None) -> None:
-    """`write(stream)` to FILE or stdout; a file or disk that refuses it is one line naming it."""
+def _write_report(write, output_file: str | None, capture: list | None = None) -> None:
+    """`write(stream)` to FILE or stdout; a file or disk that refuses it is one line naming it.
+    With `capture`, the text is rendered first and also appended to it (for the run cache)."""
     name = output_file or "standard output"
+    if capture is not None:
+        import io
+
+        buf = io.StringIO()
+        write(buf)
+        text = buf.getvalue()
+        capture.append(text)
+        write = lambda out: out.write(text)  # noqa: E731
     try:
         if output_file:
             with open(output_file, "w", encoding="utf-8", newline="") as out:
@@ -161,8 +170,9 @@ def conventions_options(f):
               help="Read [tool.icelint] from FILE instead of the nearest pyproject.toml.")
 @click.option("--show-config", is_flag=True, help="Print the effective configuration and exit.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the finding lines and the summary.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the run cache (.icelint_cache/).")
 def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore, since, migrations, order,
-          catalog_kind, config_file, show_config, quiet, readers=None, sources=None, conv=None) -> None:
+          catalog_kind, config_file, show_config, quiet, readers=None, sources=None, conv=None, no_cache=False) -> None:
     """Report every statement that would fail or damage data.
 
     PATHS are the files under review (folders: all their .sql files); without PATHS, the configured
@@ -194,8 +204,38 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         d = cfg.as_dict()
         click.echo(json.dumps(d, indent=2) if fmt == "json" else render_toml(d), nl=fmt == "json")
         return
+    slot = None
+    if not (no_cache or from_stdin or verbose or since is not None or conv.get("add_suppressions") is not None):
+        slot = _cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero)
+    if slot is not None and (hit := slot.load()) is not None:
+        _write_report(lambda out: out.write(hit[0]), output_file)
+        sys.exit(hit[1])
     report = check_report(cfg, paths, metadata, sources, since, conv, fmt)
-    _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero)
+    if slot is None:
+        _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero)
+        return
+    captured: list = []
+    try:
+        _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, capture=captured)
+    except SystemExit as e:
+        if len(captured) == 1 and isinstance(e.code, int):
+            slot.store(captured[0], e.code)
+        raise
+
+
+def _cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero):
+    """The run cache's slot for this check (icelint.cache), or None when it is not cached."""
+    from icelint import cache
+    from icelint.pending import make_plan
+
+    if cache.disabled_by_env():
+        return None
+    plan = make_plan(list(paths), migrations=cfg.migrations, since=None, order=cfg.order)
+    if not plan.pending:
+        return None  # check_report says so
+    flags = {"paths": list(paths), "format": fmt, "quiet": quiet, "exit_zero": exit_zero,
+             "conv": {k: v for k, v in conv.items()}}
+    return cache.slot_for(cfg, plan, _state_sources(metadata, sources, cfg), flags, destination_is_file=bool(output_file))
 
 
 def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
@@ -278,7 +318,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
     return report
 
 
-def _emit(report, cfg, conv: dict, fmt: str, output_file, quiet: bool, exit_zero: bool) -> None:
+def _emit(report, cfg, conv: dict, fmt: str, output_file, quiet: bool, exit_zero: bool, capture: list | None = None) -> None:
     """Write the report (or act on it: --add-suppressions, --statistics) and exit with the check's code."""
     from icelint.findings import Severity
     from icelint.reporters import REPORTERS
@@ -293,12 +333,12 @@ def _emit(report, cfg, conv: dict, fmt: str, output_file, quiet: bool, exit_zero
     if conv.get("statistics"):
         from icelint.statistics import render as render_statistics
 
-        _write_report(lambda out: render_statistics(report.findings, out, "json" if fmt == "json" else "text"), output_file)
+        _write_report(lambda out: render_statistics(report.findings, out, "json" if fmt == "json" else "text"), output_file, capture)
         threshold = Severity(cfg.fail_on).rank
         failing = any(f.severity.rank >= threshold for f in report.findings)
         sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
     color = {"always": True, "never": False}.get(conv.get("color", "auto"))
-    _write_report(lambda out: REPORTERS[fmt](report, out, quiet=quiet, color=color), output_file)
+    _write_report(lambda out: REPORTERS[fmt](report, out, quiet=quiet, color=color), output_file, capture)
     threshold = Severity(cfg.fail_on).rank
     failing = any(f.severity.rank >= threshold for f in report.findings)
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)

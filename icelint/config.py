@@ -18,6 +18,7 @@ warehouse = "warehouse/"
 metadata = { "db.events" = "snapshots/db.events.metadata.json" }  # or a list of unnamed files
 
 docs-url = "https://example.com/icelint/rules/{code}.md"  # rule-doc links (icelint.docs_url)
+cache-dir = ".icelint_cache"       # the run cache (icelint.cache); --no-cache turns it off
 
 [tool.icelint.vars]                # values of ${name} placeholders (icelint.placeholders); --var wins
 schema = "analytics"
@@ -72,6 +73,7 @@ KEYS: dict[str, str] = {
     "table-uuid": _STR,
     "vars": _TABLE_STR,
     "docs-url": _STR,
+    "cache-dir": _STR,
     "catalog-kind": _STR,
     "readers": _LIST,
 }
@@ -100,6 +102,7 @@ class Config:
     docs_url: str | None = None
     catalog_kind: str = "iceberg"
     readers: tuple[str, ...] | None = None  # reader profiles the reader rules check; None: every one
+    cache_dir: str | None = None  # the run cache's folder (icelint.cache); None: .icelint_cache/ at the root
 
     # ------------------------------------------------------------------ merging the flags
     def with_flags(
@@ -335,6 +338,8 @@ def parse_section(section: Any, path: Path) -> Config:
         kw["vars"] = tuple(sorted(section["vars"].items()))
     if "docs-url" in section:
         kw["docs_url"] = section["docs-url"]
+    if "cache-dir" in section:
+        kw["cache_dir"] = _resolve(section["cache-dir"], path.parent)
     for k in ("metadata", "table-dirs"):
         if k in section:
             value = section[k]

@@ -22,11 +22,11 @@ process itself (`cli.entry`) turns it on, never a library call inside someone el
 from __future__ import annotations
 
 import os
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from icelint import changes as ch
-from icelint.findings import Finding
-from icelint.replay.engine import table_key
+if TYPE_CHECKING:  # imported where used: `entry()` imports this module, and a cached run needs no replay
+    from icelint import changes as ch
+    from icelint.findings import Finding
 
 MIN_STEPS = 400  # below this, a fork costs more than it saves
 MAX_JOBS = 8
@@ -52,6 +52,9 @@ def jobs() -> int:
 def partition(steps: Sequence[ch.Step], groups: int) -> list[list[ch.Step]] | None:
     """The steps split into up to `groups` lists by table (each in the original order), or None
     when the run must not be split (see the module's docstring)."""
+    from icelint import changes as ch
+    from icelint.replay.engine import table_key
+
     if groups < 2 or len(steps) < MIN_STEPS:
         return None
     counts: dict[str, int] = {}

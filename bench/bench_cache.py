@@ -1,0 +1,100 @@
+"""The run cache and start-up, as whole processes (issue 14's performance targets).
+
+    python bench/bench_cache.py [--runs 15]
+
+Rows (median CPU time user+sys of the process, and wall time, runs interleaved):
+
+- `python -c "import click"`, the yardstick of a warm re-run;
+- `icelint check` re-run on an unchanged folder of 4,000 statements (40 files, 10 tables) whose
+  report is in the cache (target: at most 2x `import click`);
+- `python -c "import sqlglot"`, the yardstick of a cold check;
+- `icelint check --no-cache` of one small file (target: at most 1.15x `import sqlglot`).
+
+The inputs are written to `bench/out/cache/` (gitignored); icelint is byte-compiled first, as
+`pip install` does for a wheel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import shutil
+import statistics
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from bench_cli import time_process  # noqa: E402
+
+OUT = HERE / "out" / "cache"
+PY = sys.executable
+
+
+def make_folder() -> Path:
+    """40 files of 100 statements over 10 tables: each table created in its first file, then columns
+    added, commented and renamed."""
+    root = OUT / "project"
+    if root.exists():
+        shutil.rmtree(root)
+    m = root / "migrations"
+    m.mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.icelint]\nmigrations = "migrations"\n', encoding="utf-8")
+    for k in range(40):
+        t = k % 10
+        lines = []
+        if k < 10:
+            lines.append(f"CREATE TABLE db.t{t} (id bigint, kind string) USING iceberg PARTITIONED BY (kind);")
+        while len(lines) < 100:
+            i = len(lines)
+            c = f"c{k}_{i}"
+            if i % 3 == 2:
+                lines.append(f"ALTER TABLE db.t{t} ALTER COLUMN c{k}_{i - 1} COMMENT 'note {i}';")
+            else:
+                lines.append(f"ALTER TABLE db.t{t} ADD COLUMN {c} {'string' if i % 2 else 'int'};")
+        (m / f"V{k + 1}__step_{k + 1}.sql").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=15)
+    args = ap.parse_args()
+    compileall.compile_dir(str(HERE.parent / "icelint"), quiet=1)
+    root = make_folder()
+    one = OUT / "one.sql"
+    one.write_text("CREATE TABLE db.e (id bigint, p string) USING iceberg;\nALTER TABLE db.e DROP COLUMN p;\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("ICELINT_NO_CACHE", "GITHUB_ACTIONS")}
+    os.environ.clear()
+    os.environ.update(env)
+    statements = sum(f.read_text().count(";") for f in (root / "migrations").glob("*.sql"))
+    rows = {
+        "python -c 'import click'": ([PY, "-c", "import click"], root),
+        f"icelint check, warm re-run, {statements:,} statements / 40 files / 10 tables": ([PY, "-m", "icelint", "check"], root),
+        "python -c 'import sqlglot'": ([PY, "-c", "import sqlglot"], root),
+        "icelint check --no-cache, one file (cold)": ([PY, "-m", "icelint", "check", "--no-cache", str(one)], OUT),
+    }
+    time_process([PY, "-m", "icelint", "check"], (0, 1), root)  # fills the cache
+    samples: dict[str, list[tuple[float, float]]] = {k: [] for k in rows}
+    for _ in range(args.runs):
+        for name, (cmd, cwd) in rows.items():
+            samples[name].append(time_process(cmd, (0, 1), cwd))
+    med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in samples.items()}
+    names = list(rows)
+    print("| Benchmark | Wall (median) | CPU user+sys (median) | Runs | Target | Met |")
+    print("| --- | ---: | ---: | ---: | --- | --- |")
+    for i, name in enumerate(names):
+        wall, cpu = med[name]
+        target = met = ""
+        if i in (1, 3):
+            base_cpu = med[names[i - 1]][1]
+            limit = 2.0 if i == 1 else 1.15
+            ratio = cpu / base_cpu
+            target = f"<= {limit}x `{names[i - 1].split(chr(39))[1]}` CPU"
+            met = f"{'yes' if ratio <= limit else 'no'} ({ratio:.2f}x)"
+        print(f"| {name} | {wall:.3f} s | {cpu:.3f} s | {args.runs} | {target} | {met} |")
+
+
+if __name__ == "__main__":
+    main()

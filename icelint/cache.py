@@ -1,0 +1,211 @@
+"""The run cache of `icelint check`: a re-run whose inputs are all unchanged costs almost nothing.
+
+A whole run is cached: the bytes it wrote and its exit code, under a key made of everything that can
+change them:
+
+- icelint's version and a fingerprint of its own source files (name, size, mtime), so an edited
+  checkout never serves a stale report;
+- the effective configuration (the `Config`, flags merged), the command's output flags (format,
+  quiet, exit-zero, statistics, colour, ...), the current directory and the environment variables
+  the reporters read (`NO_COLOR`, `FORCE_COLOR`, `TERM`, `CI`, `GITHUB_*`, `ICELINT_*`);
+- every file the run reads, in the order it reads them (pending and context): path and content hash;
+- every state source: the content hash of each local `--metadata` file.
+
+What is never cached (the run simply happens as without the cache): standard input, `--since` (its
+set of files depends on git), `--add-suppressions` (it writes files), `--verbose` (it explains on
+stderr), a remote or catalog state source (`--catalog`, `--warehouse`, `--table-dir`, URIs: knowing
+whether they changed costs the round trip the cache would save), output to a terminal (its colour
+and links depend on the terminal), and the `github` format when `GITHUB_STEP_SUMMARY` is set (it
+writes the summary file).
+
+The folder is `.icelint_cache/` beside the `pyproject.toml` the configuration came from (else in
+the current directory), or `cache-dir` of `[tool.icelint]`; it holds a `.gitignore` of `*`, so it
+is never committed. `--no-cache` or `ICELINT_NO_CACHE=1` turn it off. Entries are written to a
+temporary file and renamed into place, so concurrent runs never see half an entry; an entry that
+cannot be read or parsed is ignored (recomputed), never an error. Only the newest `MAX_ENTRIES`
+entries are kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+DIR_NAME = ".icelint_cache"
+ENV_OFF = "ICELINT_NO_CACHE"
+MAX_ENTRIES = 128
+_FORMAT = 1  # the layout of an entry; bump when it changes
+_ENV_PREFIXES = ("GITHUB_", "ICELINT_")
+_ENV_NAMES = ("NO_COLOR", "FORCE_COLOR", "TERM", "CI", "COLUMNS")
+
+
+def disabled_by_env() -> bool:
+    return os.environ.get(ENV_OFF, "").lower() not in ("", "0", "false", "no")
+
+
+def folder(cfg) -> Path:
+    configured = getattr(cfg, "cache_dir", None)
+    if configured:
+        return Path(configured)
+    return (cfg.path.parent if cfg.path is not None else Path.cwd()) / DIR_NAME
+
+
+def _digest(path: str | Path) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.blake2b(fh.read(), digest_size=20).hexdigest()
+
+
+def _package_fingerprint() -> list:
+    root = Path(__file__).parent
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if name.endswith((".py", ".json")):
+                st = os.stat(os.path.join(dirpath, name))
+                out.append((os.path.relpath(os.path.join(dirpath, name), root), st.st_size, st.st_mtime_ns))
+    return out
+
+
+def _dependencies() -> list:
+    """sqlglot's tokenizer decides what icelint parses: its installed files' identity, found without
+    importing it (importing it is what a cache hit saves)."""
+    import importlib.util
+
+    out = []
+    for name in ("sqlglot",):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        origin = spec.origin if spec is not None else None
+        if origin and os.path.exists(origin):
+            st = os.stat(origin)
+            out.append((name, origin, st.st_size, st.st_mtime_ns))
+        else:
+            out.append((name, None))
+    return out
+
+
+def _metadata_fingerprint(opts) -> list | None:
+    """Content hashes of the local metadata files, or None when a source cannot be fingerprinted cheaply."""
+    if opts.catalog is not None or opts.warehouse is not None or opts.table_dirs:
+        return None
+    out = []
+    for spec in opts.metadata:
+        name, sep, rest = spec.partition("=")
+        path = rest if sep and "/" not in name and "\\" not in name else spec
+        if "://" in path or not os.path.isfile(path):
+            return None
+        out.append((spec, _digest(path)))
+    return out
+
+
+class Slot:
+    """Where the report of one run is (or will be) cached."""
+
+    def __init__(self, directory: Path, key: str) -> None:
+        self.directory = directory
+        self.key = key
+
+    @property
+    def path(self) -> Path:
+        return self.directory / f"{self.key}.json"
+
+    def load(self) -> tuple[str, int] | None:
+        try:
+            with open(self.path, "rb") as fh:
+                entry = json.loads(fh.read().decode("utf-8"))
+            if entry.get("format") == _FORMAT and entry.get("key") == self.key \
+                    and isinstance(entry.get("output"), str) and isinstance(entry.get("code"), int):
+                return entry["output"], entry["code"]
+        except (OSError, ValueError, AttributeError, UnicodeDecodeError):
+            pass
+        return None
+
+    def store(self, output: str, code: int) -> None:
+        """Write the entry atomically; a cache that cannot be written is silently skipped."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            ignore = self.directory / ".gitignore"
+            if not ignore.exists():
+                _atomic_write(self.directory, ignore, b"# written by icelint: the cache is never committed\n*\n")
+            data = json.dumps({"format": _FORMAT, "key": self.key, "code": code, "output": output}).encode("utf-8")
+            _atomic_write(self.directory, self.path, data)
+            _prune(self.directory)
+        except OSError:
+            pass
+
+
+def _atomic_write(directory: Path, target: Path, data: bytes) -> None:
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _prune(directory: Path) -> None:
+    try:
+        entries = [e for e in os.scandir(directory) if e.name.endswith(".json")]
+        if len(entries) <= MAX_ENTRIES:
+            return
+        entries.sort(key=lambda e: e.stat().st_mtime_ns)
+        for e in entries[: len(entries) - MAX_ENTRIES]:
+            try:
+                os.unlink(e.path)
+            except OSError:
+                pass
+    except OSError:
+        pass
+
+
+def slot_for(cfg, plan, opts, flags: dict[str, Any], destination_is_file: bool) -> Slot | None:
+    """The cache slot of a run, or None when this run is not cached (see the module docstring)."""
+    if not destination_is_file:
+        try:
+            if sys.stdout.isatty():
+                return None
+        except (AttributeError, ValueError):
+            return None
+    if flags.get("format") == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
+        return None
+    state = _metadata_fingerprint(opts)
+    if state is None:
+        return None
+    try:
+        files = [(str(p), _digest(p)) for p in plan.files]
+    except OSError:
+        return None  # the run itself says what is wrong with the file
+    from icelint import __version__
+
+    env = sorted((k, v) for k, v in os.environ.items() if k.startswith(_ENV_PREFIXES) or k in _ENV_NAMES)
+    parts = {
+        "version": __version__,
+        "package": _package_fingerprint(),
+        "python": sys.version,
+        "dependencies": _dependencies(),
+        "cwd": os.getcwd(),
+        "config": repr(cfg),
+        "flags": flags,
+        "env": env,
+        "files": files,
+        "pending": [str(p) for p in plan.pending],
+        "whole-folder": sorted(plan.whole_folder),
+        "state": state,
+        "table-uuid": opts.table_uuid,
+    }
+    key = hashlib.sha256(json.dumps(parts, sort_keys=True, default=repr).encode("utf-8")).hexdigest()
+    return Slot(folder(cfg), key)

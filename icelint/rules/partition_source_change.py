@@ -221,8 +221,8 @@ def _identity_drop(
     if harms:
         return f"{head}: Spark accepts it, but " + "; and ".join(harms), RULE
     return (
-        f"{head}: Spark 3.5.9 + Iceberg 1.10.2 keep reading and writing the table (a {type_} partition value reads "
-        "back without its column), but Iceberg runtimes before 1.10 (Athena's 1.4.2, older Trino and Spark) fail "
+        f"{head}: Spark 3.5.9 + Iceberg 1.10.2 keep reading and writing the table (old {type_} partition values read "
+        "back without their column), but Iceberg runtimes before 1.10 (Athena's 1.4.2, older Trino and Spark) fail "
         "to read it",
         old_partition_source_drop.RULE,
     )

@@ -3,9 +3,19 @@
 ## What it does
 Reports changes to partition source columns and partition-field commands that go wrong:
 - dropping a column the **current** spec uses (Iceberg rejects the commit);
-- dropping a column only an **older** spec uses as an identity partition (Spark 3.5.9 + Iceberg
-  1.10.2 accept it, then time travel to the old snapshots fails with a `ClassCastException`; for
-  older non-identity fields see ICE025);
+- dropping a column only an **older** spec uses as an identity partition, where Spark 3.5.9 +
+  Iceberg 1.10.2 accept it and then fail:
+  - a `string`, `decimal` or `binary` source (v1 and v2): time travel to the snapshots written
+    with the old spec fails (`java.lang.ClassCastException: class java.lang.String cannot be cast
+    to class org.apache.spark.unsafe.types.UTF8String`, and the same for `BigDecimal`/`Decimal` and
+    `HeapByteBuffer`/`[B`);
+  - on a **v1** table, of any source type, while another partition field is live in the current
+    spec (v1 keeps the old field as `void`): every later `INSERT` fails
+    (`java.lang.IllegalArgumentException: Cannot build accessor for field: null`).
+
+  The same drop of an `int`, `bigint`, `date`, `timestamp`, `timestamp_ntz`, `boolean`, `double`
+  or `float` source on v2 (or on v1 whose current spec is only void fields) breaks nothing in
+  Spark; it is ICE025, like older non-identity fields;
 - widening a column used by an identity partition (accepted, then reads of older snapshots fail
   with a `ClassCastException`; bucket/truncate sources keep their values: ICE026);
 - `ADD/DROP/REPLACE PARTITION FIELD` naming unknown columns or fields, or duplicates (error);

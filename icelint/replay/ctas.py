@@ -44,6 +44,7 @@ def infer_columns(sql: str, lookup: Callable[[str], Schema | None]) -> tuple[tup
     try:
         typed = annotate_types(qualify(query.copy(), schema=schema, dialect="spark"), schema=schema, dialect="spark")
     except Exception as e:  # noqa: BLE001 - sqlglot could not resolve the query
+        _raise_if_unresolved(str(e), query, schema, exp)
         return None, f"its query could not be resolved ({str(e).splitlines()[0][:120]})"
     columns = []
     for original, projection in zip(query.expressions, typed.expressions):
@@ -56,6 +57,42 @@ def infer_columns(sql: str, lookup: Callable[[str], Schema | None]) -> tuple[tup
             return None, f"the type of column `{name}` cannot be known"
         columns.append(ch.ColumnSpec((name,), sql_type, False, None, None))
     return tuple(columns), ""
+
+
+def _raise_if_unresolved(error: str, query: Any, schema: dict[str, dict[str, dict[str, str]]], exp: Any) -> None:
+    """Spark's `[UNRESOLVED_COLUMN.WITH_SUGGESTION]` when the query plainly names a column its one
+    known source table does not have (case 522): a single table, no join, subquery, CTE or lambda, a
+    one-part name that is neither a column (case-insensitively) nor an alias of the select list.
+    Anything less certain stays "unknown" (sqlglot resolves some valid Spark queries differently)."""
+    import re
+
+    from icelint.replay.dml_columns import _levenshtein
+    from icelint.replay.errors import ReplayError
+
+    m = re.match(r"Column '([^'.]+)' could not be resolved", error)
+    tables = [t for db in schema.values() for t in db.values()]
+    if m is None or len(tables) != 1 or len(list(query.find_all(exp.Table))) != 1:
+        return
+    if any(query.find(k) is not None for k in (exp.Join, exp.Subquery, exp.With, exp.Lambda, exp.Lateral)):
+        return
+    name = m.group(1)
+    columns = list(tables[0])
+    aliases = {p.alias.lower() for p in query.expressions if isinstance(p, exp.Alias)}
+    if name.lower() in {c.lower() for c in columns} | aliases:
+        return
+    table = next(iter(query.find_all(exp.Table)))
+    qualifiers = {"", table.name.lower(), (table.alias or "").lower()}
+    named = [c for c in query.find_all(exp.Column) if c.name.lower() == name.lower()]
+    if not named or any(c.table.lower() not in qualifiers or c.db for c in named):
+        return  # `s.city` may be a struct field `city` of a column `s`: Spark resolves that
+    options = sorted((f"`{c}`" for c in columns), key=lambda o: _levenshtein(o, name))
+    raise ReplayError(
+        "unknown-column",
+        f"[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column or function parameter with name `{name}` cannot be resolved. "
+        f"Did you mean one of the following? [{', '.join(options[:5])}].",
+        "spark",
+        column=name,
+    )
 
 
 def _trusted(node: Any, exp: Any) -> bool:

@@ -2,8 +2,17 @@
 
 ## What it does
 Flags `DROP COLUMN` (and `REPLACE COLUMNS`) of a column that is no longer in the current partition
-spec but is the source of a `bucket`, `truncate` or time partition field of an older spec. (The same
-drop for an older *identity* field is an error: ICE003.)
+spec but is the source of a partition field of an older spec, where Spark 3.5.9 + Iceberg 1.10.2
+keep reading and writing the table:
+- a `bucket`, `truncate` or time partition field (cases 036, 037, 045, 410);
+- an *identity* field whose source is `int`, `bigint`, `date`, `timestamp`, `timestamp_ntz`,
+  `boolean`, `double` or `float`, on a v2 table, or on a v1 table whose current spec holds only
+  void fields (differential cases 501, 503, 504): time travel to the old snapshots and later
+  inserts work.
+
+Where Spark itself fails the same drop is an error, ICE003: an identity field with a `string`,
+`decimal` or `binary` source (time travel fails), or a v1 table with another live partition field
+(every later `INSERT` fails).
 
 ## Why is this bad?
 Spark 3.5.9 with Iceberg 1.10.2 accepts the drop and keeps reading the table. But Iceberg runtimes

@@ -3,9 +3,19 @@
 ## What it does
 Reports changes to partition source columns and partition-field commands that go wrong:
 - dropping a column the **current** spec uses (Iceberg rejects the commit);
-- dropping a column only an **older** spec uses as an identity partition (Spark 3.5.9 + Iceberg
-  1.10.2 accept it, then time travel to the old snapshots fails with a `ClassCastException`; for
-  older non-identity fields see ICE025);
+- dropping a column only an **older** spec uses as an identity partition, where Spark 3.5.9 +
+  Iceberg 1.10.2 accept it and then fail:
+  - a `string`, `decimal` or `binary` source (v1 and v2): time travel to the snapshots written
+    with the old spec fails (`java.lang.ClassCastException: class java.lang.String cannot be cast
+    to class org.apache.spark.unsafe.types.UTF8String`, and the same for `BigDecimal`/`Decimal` and
+    `HeapByteBuffer`/`[B`);
+  - on a **v1** table, of any source type, while another partition field is live in the current
+    spec (v1 keeps the old field as `void`): every later `INSERT` fails
+    (`java.lang.IllegalArgumentException: Cannot build accessor for field: null`).
+
+  The same drop of an `int`, `bigint`, `date`, `timestamp`, `timestamp_ntz`, `boolean`, `double`
+  or `float` source on v2 (or on v1 whose current spec is only void fields) breaks nothing in
+  Spark; it is ICE025, like older non-identity fields;
 - widening a column used by an identity partition (accepted, then reads of older snapshots fail
   with a `ClassCastException`; bucket/truncate sources keep their values: ICE026);
 - `ADD/DROP/REPLACE PARTITION FIELD` naming unknown columns or fields, or duplicates (error);
@@ -103,12 +113,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 identity = any(f.transform == "identity" for f in fields)
                 names = ", ".join(sorted({f"{f.name} ({f.transform})" for f in fields}))
                 if identity:
-                    msg = (
-                        f"`{table}`: dropping `{name}` (field id {fid}), the source of the older identity partition "
-                        f"field {names}: Spark accepts it, but time travel to snapshots written with that spec then "
-                        "fails with a ClassCastException, and Iceberg runtimes before 1.10 cannot read the table at all"
-                    )
-                    rule = RULE
+                    msg, rule = _identity_drop(ctx, before, after, fid, name, names)
                 else:
                     msg = (
                         f"`{table}`: dropping `{name}` (field id {fid}), the source of the older partition field {names}: "
@@ -175,6 +180,62 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 column=old,
                 field_id=f_before.id,
             )
+
+
+# Source types whose old identity partition values Spark 3.5.9 + Iceberg 1.10.2 still reads after the
+# source column is dropped (cases 501, 503, 504): time travel to the old snapshots works. Iceberg hands
+# Spark the Java value of a partition constant; for these types it is the value Spark expects. For
+# string, decimal and binary it is not (cases 500, 097, 098), and unmeasured types stay errors.
+_READABLE_CONSTANTS = frozenset({"boolean", "int", "long", "float", "double", "date", "timestamp", "timestamptz"})
+
+_CCE = {
+    "string": "java.lang.ClassCastException: class java.lang.String cannot be cast to class "
+    "org.apache.spark.unsafe.types.UTF8String",
+    "decimal": "java.lang.ClassCastException: class java.math.BigDecimal cannot be cast to class "
+    "org.apache.spark.sql.types.Decimal",
+    "binary": "java.lang.ClassCastException: class java.nio.HeapByteBuffer cannot be cast to class [B",
+}
+
+
+def _identity_drop(
+    ctx: RuleContext, before: TableMetadata, after: TableMetadata, fid: int, name: str, names: str
+) -> tuple[str, Rule]:
+    """The verdict on dropping the source of an older identity partition field, as Spark shows it.
+
+    Time travel to the old snapshots fails for string/decimal/binary sources (v1 and v2); on v1, whose
+    current spec keeps the field as `void`, every later INSERT fails while another partition field
+    is live; otherwise nothing fails in Spark and only older Iceberg runtimes are at risk (ICE025).
+    """
+    table = ctx.table_name
+    f = before.schema.field_by_id(fid)
+    type_ = str(f.type) if f is not None else "?"
+    kind = "decimal" if type_.startswith("decimal") else type_
+    reads = kind in _READABLE_CONSTANTS
+    live = [p.name for p in after.spec.fields if p.transform != "void"]
+    writes_fail = after.format_version == 1 and bool(live)
+    head = (
+        f"`{table}`: dropping `{name}` (field id {fid}, {type_}), the source of the older identity partition field {names}"
+    )
+    harms = []
+    if not reads:
+        error = _CCE.get(kind)
+        harms.append(
+            "time travel to the snapshots written with that spec fails"
+            + (f" (`{error}`)" if error else " (a ClassCastException, as with string sources)")
+        )
+    if writes_fail:
+        harms.append(
+            "every later INSERT fails (`java.lang.IllegalArgumentException: Cannot build accessor for field: null`): "
+            f"the v1 table's current spec keeps it as a void field next to {', '.join(live)}"
+        )
+    if harms:
+        return f"{head}: Spark accepts it, but " + "; and ".join(harms), RULE
+    return (
+        f"{head}: Spark 3.5.9 + Iceberg 1.10.2 keep reading and writing the table (old {type_} partition values read "
+        "back without their column), but Iceberg runtimes before 1.10 (Athena's 1.4.2, older Trino and Spark) fail "
+        "to read it",
+        old_partition_source_drop.RULE,
+    )
 
 
 def _duplicate_field_ids(ctx: RuleContext, after: TableMetadata) -> Iterator[Finding]:

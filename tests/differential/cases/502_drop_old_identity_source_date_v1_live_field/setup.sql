@@ -1,0 +1,13 @@
+CREATE TABLE db.sales (
+  id      bigint NOT NULL,
+  sale_day date,
+  amount  int,
+  sold_at timestamp
+) USING iceberg
+PARTITIONED BY (sale_day)
+TBLPROPERTIES ('format-version' = '1');
+
+INSERT INTO db.sales VALUES (1, DATE '2023-01-01', 10, TIMESTAMP '2023-01-01 10:00:00'), (2, DATE '2023-01-02', 20, TIMESTAMP '2023-01-02 10:00:00');
+
+ALTER TABLE db.sales REPLACE PARTITION FIELD sale_day WITH months(sold_at);
+INSERT INTO db.sales VALUES (3, DATE '2023-02-01', 30, TIMESTAMP '2023-02-01 10:00:00');

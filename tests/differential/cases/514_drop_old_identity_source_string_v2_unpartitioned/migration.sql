@@ -1,0 +1,2 @@
+-- src (string, format v2, current spec: no live partition field) only feeds partition spec 0
+ALTER TABLE db.sales DROP COLUMN src;

@@ -1,0 +1,12 @@
+ALTER TABLE db.ledger CREATE BRANCH audit;
+ALTER TABLE db.ledger REPLACE BRANCH audit AS OF VERSION 42;
+ALTER TABLE db.ledger CREATE OR REPLACE TAG nightly AS OF VERSION 42;
+ALTER TABLE db.ledger CREATE BRANCH IF NOT EXISTS hotfix AS OF VERSION 42;
+ALTER TABLE db.ledger CREATE TAG IF NOT EXISTS release_1;
+ALTER TABLE db.ledger CREATE TAG release_1;
+CALL local.system.rollback_to_snapshot(table => 'db.ledger', snapshot_id => 42);
+CALL local.system.rollback_to_timestamp('db.ledger', TIMESTAMP '2000-01-01 00:00:00');
+ALTER TABLE db.ledger DROP BRANCH audit;
+ALTER TABLE db.ledger DROP BRANCH audit;
+ALTER TABLE db.ledger DROP BRANCH IF EXISTS audit;
+ALTER TABLE db.ledger DROP TAG release_1;

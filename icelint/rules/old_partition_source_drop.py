@@ -1,4 +1,4 @@
-"""Dropping a column that only an older, non-identity partition field uses: older Iceberg readers fail.
+"""Dropping the source of an older partition field that Spark still reads: Iceberg runtimes before 1.10 fail.
 
 ## What it does
 Flags `DROP COLUMN` (and `REPLACE COLUMNS`) of a column that is no longer in the current partition

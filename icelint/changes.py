@@ -153,6 +153,7 @@ class UnsetProperties(NamedTuple):
     keys: tuple[str, ...]
     if_exists: bool
     span: Span
+    key_spans: tuple[Span, ...] = ()  # one per key, when the parser knows it
 
 
 class SetLocation(NamedTuple):

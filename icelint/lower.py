@@ -179,7 +179,7 @@ def _lower_action(a: ast.AlterAction, span) -> Iterator[ch.TableChange]:  # noqa
     elif isinstance(a, ast.SetProperties):
         yield ch.SetProperties(a.properties, span, a.key_spans)
     elif isinstance(a, ast.UnsetProperties):
-        yield ch.UnsetProperties(a.keys, a.if_exists, span)
+        yield ch.UnsetProperties(a.keys, a.if_exists, span, a.key_spans)
     elif isinstance(a, ast.RenameTable):
         yield ch.RenameTable(a.new_name.dotted, a.new_name.span)
     elif isinstance(a, ast.SetLocation):

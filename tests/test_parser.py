@@ -41,7 +41,6 @@ from icelint.syntax.ast import (
     SqlType,
     Transform,
     Unparsed,
-    UnsetProperties,
     WriteSpec,
 )
 from icelint.syntax.parser import parse_file, parse_text
@@ -305,8 +304,11 @@ def test_set_and_unset_tblproperties():
     # each key's span covers exactly the key as written (the token a finding about it points at)
     assert [sql[k.start : k.end] for k in got.key_spans] == ["'format-version'", "write.target.size", "a.b", "'c'", "e"]
     sql = "ALTER TABLE t UNSET TBLPROPERTIES IF EXISTS ('k', a.b, `x y`)"
-    assert action(sql) == UnsetProperties(("k", "a.b", "x y"), True)
-    assert action("ALTER TABLE t UNSET TBLPROPERTIES ('k')") == UnsetProperties(("k",), False)
+    got = action(sql)
+    assert (got.keys, got.if_exists) == (("k", "a.b", "x y"), True)
+    assert [sql[k.start : k.end] for k in got.key_spans] == ["'k'", "a.b", "`x y`"]
+    got = action("ALTER TABLE t UNSET TBLPROPERTIES ('k')")
+    assert (got.keys, got.if_exists, len(got.key_spans)) == (("k",), False, 1)
 
 
 def test_property_errors():

@@ -27,9 +27,10 @@ def bind_readers(rules: Iterable[Rule], readers: Sequence[str] | None) -> tuple[
 
 
 def reader_findings(
-    ctx: RuleContext, rule: Rule, kind: str, readers: Sequence[str], when: str, help: str
+    ctx: RuleContext, rule: Rule, kind: str, readers: Sequence[str], when: str, help: str, span=None
 ) -> Iterator[Finding]:
-    """A warning for every configured reader whose profile does not read `kind` at the table's format version."""
+    """A warning for every configured reader whose profile does not read `kind` at the table's format version
+    (at `span`, else at the table's name in the statement)."""
     meta = ctx.outcome.after
     assert meta is not None
     for name in readers or ALL:
@@ -42,4 +43,17 @@ def reader_findings(
             rule,
             f"{profile.title} {does} `{ctx.table_name}` {when}: {b.detail}",
             help,
+            span=span or (ctx.commit.table_span if ctx.commit is not None else None),
         )
+
+
+def property_span(ctx: RuleContext, keys: Sequence[str]):
+    """The key of the first `keys` property this statement sets (SET TBLPROPERTIES), or None."""
+    from icelint import changes as ch
+
+    for c in ctx.changes:
+        if isinstance(c, ch.SetProperties):
+            for (k, _), sp in zip(c.properties, c.key_spans):
+                if k in keys:
+                    return sp
+    return None

@@ -160,15 +160,22 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
 
 def replace_columns_help(ctx) -> str:
     """REPLACE COLUMNS: the net ADD/DROP/RENAME/ALTER COLUMN statements that give the listed schema, keeping ids."""
-    t = table_sql(ctx.table_name)
-    stmts, problems = [], []
-    _net_struct(t, (), ctx.before.schema.fields, ctx.after.schema.fields, stmts, problems)
+    stmts, problems = alter_statements(ctx.table_name, ctx.before.schema.fields, ctx.after.schema.fields)
     head = "REPLACE COLUMNS drops every column and re-adds it under a new field id"
     if problems:
         return f"{head}; the listed columns cannot all keep their ids ({'; '.join(problems)}): change the other columns with ADD/DROP/RENAME/ALTER COLUMN statements, and add a new column for each of these"
     if not stmts:
         return f"{head}; the listed columns are the table's current columns, so delete the statement"
     return f"{head}; the same columns, keeping ids: {sql(*stmts)}"
+
+
+def alter_statements(table: str, old: tuple, new: tuple) -> tuple[list[str], list[str]]:
+    """The net ADD/DROP/RENAME/ALTER COLUMN statements that turn the columns `old` into `new`, keeping
+    field ids, and the changes no ALTER TABLE statement can make (as sentences)."""
+    stmts: list[str] = []
+    problems: list[str] = []
+    _net_struct(table_sql(table), (), old, new, stmts, problems)
+    return stmts, problems
 
 
 def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: list[str], problems: list[str]) -> None:
@@ -181,7 +188,7 @@ def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: li
         if nf.name.lower() in old_by or i >= len(old):
             continue
         of = old[i]
-        if of.name.lower() not in new_by and of.type == nf.type:
+        if of.name.lower() not in new_by and type_sql(of.type) == type_sql(nf.type):
             renames[of.name.lower()] = nf.name
     for of in old:
         if of.name.lower() not in new_by and of.name.lower() not in renames:
@@ -208,7 +215,7 @@ def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: li
             out.append(f"ALTER TABLE {t} RENAME COLUMN {path_sql(parent + (of.name,))} TO {ident(nf.name)}")
         if isinstance(of.type, it.StructType) and isinstance(nf.type, it.StructType):
             _net_struct(t, path, of.type.fields, nf.type.fields, out, problems)
-        elif of.type != nf.type:
+        elif type_sql(of.type) != type_sql(nf.type):
             if promotion_allowed(of.type, nf.type):
                 out.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(path)} TYPE {type_sql(nf.type)}")
             else:

@@ -75,6 +75,10 @@ def error_span(ctx, e):
             for (k, _), sp in zip(c.properties, c.key_spans):
                 if k == "format-version":
                     return sp
+        if isinstance(c, (ch.SetProperties, ch.UnsetProperties)) and e.kind in ("property", "unsupported") and c.key_spans:
+            keys = [k for k, _ in c.properties] if isinstance(c, ch.SetProperties) else list(c.keys)
+            named = [sp for k, sp in zip(keys, c.key_spans) if f"{k} " in e.message or f"'{k}'" in e.message]
+            return named[0] if named else c.key_spans[0]  # the property the engine names, else the first one set
         if isinstance(c, ch.ReplaceColumns) and c.columns and c.columns[0].span and c.columns[-1].span:
             a, b = c.columns[0].span, c.columns[-1].span
             return a._replace(end_line=b.end_line, end_column=b.end_column, end=b.end)

@@ -52,9 +52,76 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             RULE,
             f"`{table}` already exists, so this CREATE TABLE IF NOT EXISTS does nothing and later statements run "
             f"against the existing table, whose columns differ from the ones written here: {'; '.join(differences)}",
-            f"write the change as ALTER TABLE {table} statements (ADD COLUMN, ALTER COLUMN ... TYPE), or make the "
-            "column list match the existing table",
+            _help(table, c, ctx.before.schema),
+            span=_span(c, ctx.before.schema) or (ctx.commit.table_span if ctx.commit is not None else None),
         )
+
+
+def _written_fields(c: ch.CreateTable) -> tuple | None:
+    """The statement's columns as Iceberg fields (ids do not matter here), or None when a type is not Spark's."""
+    from icelint.model.types import NestedField
+    from icelint.replay import spark_types as sp
+    from icelint.replay.errors import ReplayError
+
+    counter = [0]
+
+    def next_id() -> int:
+        counter[0] += 1
+        return counter[0]
+
+    try:
+        return tuple(NestedField(next_id(), col.path[-1], sp.to_iceberg(col.type, next_id), col.required, col.doc) for col in c.columns)
+    except ReplayError:
+        return None
+
+
+def _help(table: str, c: ch.CreateTable, schema) -> str:
+    from icelint.rules._help import sql
+    from icelint.rules._help_columns import alter_statements
+
+    match = "or make the column list match the existing table"
+    fields = _written_fields(c)
+    if fields is None:
+        return f"write the change as ALTER TABLE statements on `{table}`, {match}"
+    # the existing table's other columns stay where they are: dropping them is a decision of its own
+    kept = [f for f in schema.fields if f.name.lower() not in {w.name.lower() for w in fields}]
+    target = list(fields)
+    for i, f in enumerate(schema.fields):
+        if f in kept:
+            prev = next((j for j in range(len(target) - 1, -1, -1) if target[j] in schema.fields[:i]), -1)
+            target.insert(prev + 1, f)
+    stmts, problems = alter_statements(table, schema.fields, tuple(target))
+    if problems:
+        return (
+            f"ALTER TABLE cannot turn the existing columns into these ({'; '.join(problems)}): add a new column for "
+            f"each of these, or {match[3:]}"
+        )
+    also = ""
+    if kept:
+        names = ", ".join(f"`{f.name}`" for f in kept)
+        one = len(kept) == 1
+        also = f" ({names} stay{'s' if one else ''}: drop {'it' if one else 'them'} in a separate migration if {'it' if one else 'they'} must go)"
+    if not stmts:
+        return f"make the column list match the existing table{also}"
+    return f"write the change as the statements that turn the existing columns into these, keeping field ids: {sql(*stmts)}{also}; {match}"
+
+
+def _span(c: ch.CreateTable, schema):
+    """The first written column that differs from the existing table's, else the table name."""
+    from icelint.replay import spark_types as sp
+    from icelint.replay.errors import ReplayError
+
+    existing = {f.name.lower(): f for f in schema.fields}
+    for col in c.columns:
+        f = existing.get(col.path[-1].lower())
+        if f is None:
+            return col.span
+        try:
+            if sp.sql_name(sp.spark_type(col.type)) != sp.sql_name(sp.from_iceberg(f.type)) or col.required != f.required:
+                return col.span
+        except ReplayError:
+            continue
+    return None
 
 
 def _differences(c: ch.CreateTable, schema) -> list[str]:

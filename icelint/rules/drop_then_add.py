@@ -119,7 +119,10 @@ def span_for(ctx: RuleContext, path: tuple[str, ...]):
             for col in c.columns:
                 if tuple(p.lower() for p in col.path) == low:
                     return col.span
-    return _positions.change_span(ctx, path) or ctx.step.span
+    sp = _positions.change_span(ctx, path)
+    if sp is None and ctx.commit is not None:
+        sp = ctx.commit.table_span  # a column of CREATE ... AS SELECT: its query names it, the table name says where
+    return sp or ctx.step.span
 
 
 def readd_help(ctx: RuleContext, r: Readd) -> str:

@@ -41,7 +41,7 @@ from icelint.findings import Finding, Severity
 from icelint.readers import ALL
 from icelint.readers.conditions import created_by, default_format
 from icelint.rules._base import Rule, RuleContext
-from icelint.readers.findings import reader_findings
+from icelint.readers.findings import property_span, reader_findings
 
 
 def _writes_avro(meta) -> bool:
@@ -55,6 +55,7 @@ def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
         ctx, RULE, "avro-data-files", readers,
         "once Spark writes its data files as Avro ('write.format.default' = 'avro')",
         f"write Parquet (or ORC): ALTER TABLE {ctx.table_name} SET TBLPROPERTIES ('write.format.default' = 'parquet');",
+        property_span(ctx, ("write.format.default",)),
     )
 
 

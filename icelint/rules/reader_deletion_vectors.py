@@ -49,9 +49,9 @@ from typing import Iterator, Sequence
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.readers import ALL
-from icelint.readers.conditions import ROW_LEVEL, created_by, merge_on_read_keys, writes_deletion_vectors
+from icelint.readers.conditions import MOR_KEYS, ROW_LEVEL, created_by, merge_on_read_keys, writes_deletion_vectors
 from icelint.rules._base import Rule, RuleContext
-from icelint.readers.findings import reader_findings
+from icelint.readers.findings import property_span, reader_findings
 
 
 def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
@@ -65,6 +65,7 @@ def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
         ctx, RULE, "deletion-vectors", readers,
         f"once a DELETE/UPDATE/MERGE writes deletion vectors (format v3 with {', '.join(keys)} = merge-on-read)",
         f"keep the table on format v2, or write copy-on-write: ALTER TABLE {ctx.table_name} SET TBLPROPERTIES ({unset});",
+        property_span(ctx, ("format-version", *MOR_KEYS)),
     )
 
 

@@ -44,6 +44,7 @@ from icelint.findings import Finding, Severity
 from icelint.readers import ALL
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 from icelint.readers.findings import reader_findings
+from icelint.rules._positions import change_span
 
 
 def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
@@ -58,7 +59,8 @@ def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
     yield from reader_findings(
         ctx, RULE, "null-nested-values", readers,
         f"after adding {cols} (the rows written before are NULL in it)",
-        "add a primitive column instead, or backfill the new column (UPDATE ... SET) right after adding it",
+        f"add a primitive column instead, or backfill `{top[0]}` with an UPDATE that sets it in every row right after adding it",
+        change_span(ctx, tuple(top[0].split("."))),
     )
 
 

@@ -52,9 +52,9 @@ from typing import Iterator, Sequence
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.readers import ALL
-from icelint.readers.conditions import ROW_LEVEL, created_by, default_format, merge_on_read_keys
+from icelint.readers.conditions import MOR_KEYS, ROW_LEVEL, created_by, default_format, merge_on_read_keys
 from icelint.rules._base import Rule, RuleContext
-from icelint.readers.findings import reader_findings
+from icelint.readers.findings import property_span, reader_findings
 
 
 def delete_format(meta) -> str:
@@ -86,6 +86,7 @@ def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
         f"once a DELETE/UPDATE/MERGE writes position deletes ({', '.join(keys)} = merge-on-read, {files})",
         f"write copy-on-write, or Parquet: ALTER TABLE {ctx.table_name} SET TBLPROPERTIES ("
         + ", ".join(f"'{k}' = 'copy-on-write'" for k in keys) + ");",
+        property_span(ctx, ("format-version", "write.format.default", "write.delete.format.default", *MOR_KEYS)),
     )
 
 

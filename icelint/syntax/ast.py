@@ -161,6 +161,7 @@ class SetProperties(NamedTuple):
 class UnsetProperties(NamedTuple):
     keys: tuple[str, ...]
     if_exists: bool = False
+    key_spans: tuple[Span, ...] = ()  # the span of each key
 
 
 class RenameTable(NamedTuple):

@@ -972,7 +972,9 @@ class _StatementParser:
         if k == "UNSET":
             self.expect("TBLPROPERTIES")
             if_exists = self.accept_seq("IF", "EXISTS")
-            return UnsetProperties(tuple(key for key, _ in self.property_list(values=False)), if_exists)
+            key_spans = []
+            keys = tuple(key for key, _ in self.property_list(values=False, key_spans=key_spans))
+            return UnsetProperties(keys, if_exists, tuple(key_spans))
         if k == "WRITE":
             return self.write_spec()
         self.i -= 1

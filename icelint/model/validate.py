@@ -174,16 +174,21 @@ def _type_tree(fields: list, where: str) -> None:
             raise _Bad(_at(w, "type"), f'unknown nested type {_show(tk)} (expected "struct", "list" or "map")')
 
 
+def _source_ids(f: dict, fw: str) -> None:
+    """A partition or sort field's source: `source-id` (v1/v2) or a non-empty `source-ids` (v3)."""
+    if "source-id" in f:
+        _check(f["source-id"], "int", _at(fw, "source-id"))
+    else:
+        _int_list(f, "source-ids", fw, required=True, non_empty=True)
+
+
 def _partition_fields(fields: Any, where: str) -> None:
     _check(fields, "list", where)
     for i, f in enumerate(fields):
         fw = _at(where, i)
         _check(f, "object", fw)
         _opt(f, "field-id", "int", fw)
-        if "source-id" in f:
-            _check(f["source-id"], "int", _at(fw, "source-id"))
-        else:
-            _int_list(f, "source-ids", fw, required=True, non_empty=True)
+        _source_ids(f, fw)
         _req(f, "name", "str", fw)
         _req(f, "transform", "str", fw)
 
@@ -194,10 +199,7 @@ def _sort_fields(fields: Any, where: str) -> None:
         fw = _at(where, i)
         _check(f, "object", fw)
         _req(f, "transform", "str", fw)
-        if "source-id" in f:
-            _check(f["source-id"], "int", _at(fw, "source-id"))
-        else:
-            _int_list(f, "source-ids", fw, required=True, non_empty=True)
+        _source_ids(f, fw)
         _req(f, "direction", "str", fw)
         _req(f, "null-order", "str", fw)
 

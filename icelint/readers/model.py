@@ -71,6 +71,23 @@ class Profile:
         return b if b is not None and not b.ok else None
 
 
+# Changes after which ClickHouse and pyiceberg both read what Spark reads, and the cases that measured it
+# (the reader suite, tests/readers/, reads each of these cases with both readers).
+READ_ALIKE = {
+    "add-column": "066_nested_adds, 065_add_column_positions, 092_all_types_added",
+    "drop-column": "068_nested_drops, 037_drop_partition_field_then_column_v2",
+    "drop-readd": "001_drop_then_add_same_file, 005/006/007 (struct field, list element, map value), 011 (v1)",
+    "rename": "067_nested_renames, 012_rename_into_dropped_name, 039_rename_partition_source",
+    "reorder": "063_column_moves",
+    "type-widening": "023_legal_type_promotions, 083_realistic_widening_release",
+    "nested-type-widening": "r12_nested_widening",
+    "required-to-optional": "047_nullability_changes, r13_required_identifier",
+    "identifier-fields": "050_identifier_fields, r13_required_identifier",
+    "partition-evolution": "042_partition_evolution_v2, 043_partition_drop_readd_v1_and_v2",
+    "orc-data-files": "r08_orc_default, r10_switch_to_orc",
+}
+
+
 def reads_all(evidence: Mapping[str, str], versions: tuple[int, ...] = FORMAT_VERSIONS) -> dict[tuple[str, int], Behaviour]:
     """`READS` for every kind in `evidence` (kind → the measurement) at each format version."""
     return {(k, v): Behaviour(Does.READS, e) for k, e in evidence.items() for v in versions}

@@ -9,23 +9,13 @@ Each entry names the reader differential case (`tests/readers/`) that measured i
 
 from __future__ import annotations
 
-from icelint.readers.model import Behaviour, Does, Profile, reads_all
+from icelint.readers.model import READ_ALIKE, Behaviour, Does, Profile, reads_all
 
 AVRO_ERROR = "ValueError: Unsupported file format: FileFormat.AVRO"
 AVRO_DELETES_ERROR = "ValueError: Delete file format not supported: FileFormat.AVRO"
 
 _READS = {
-    "add-column": "066_nested_adds, 065_add_column_positions, 092_all_types_added",
-    "drop-column": "068_nested_drops, 037_drop_partition_field_then_column_v2",
-    "drop-readd": "001_drop_then_add_same_file, 005/006/007 (struct field, list element, map value), 011 (v1)",
-    "rename": "067_nested_renames, 012_rename_into_dropped_name, 039_rename_partition_source",
-    "reorder": "063_column_moves",
-    "type-widening": "023_legal_type_promotions, 083_realistic_widening_release",
-    "nested-type-widening": "r12_nested_widening",
-    "required-to-optional": "047_nullability_changes, r13_required_identifier",
-    "identifier-fields": "050_identifier_fields, r13_required_identifier",
-    "partition-evolution": "042_partition_evolution_v2, 043_partition_drop_readd_v1_and_v2",
-    "orc-data-files": "r08_orc_default, r10_switch_to_orc",
+    **READ_ALIKE,
     "null-nested-values": "092_all_types_added, 013_drop_then_add_whole_struct, r18_added_nested_columns",
 }
 

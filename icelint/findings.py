@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from icelint.fix import Fix
 
 
 class Severity(str, Enum):
@@ -34,6 +38,7 @@ class Finding:
     field_id: int | None = None
     statement_index: int = 0
     suppressed_reason: str | None = field(default=None, compare=False)
+    fix: Fix | None = field(default=None, compare=False)  # the safe alternative as edits (icelint/fix.py)
 
     @property
     def sort_key(self) -> tuple:

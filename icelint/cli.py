@@ -128,8 +128,12 @@ def conventions_options(f):
                      help="Write `-- icelint: ignore CODE -- REASON` before every statement with findings, then exit."),
         click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
                      help="A value for the ${NAME} / ${hivevar:NAME} placeholders in the migrations. Repeatable."),
+        click.option("--fix/--no-fix", default=None, help="Apply the safe fixes in place, then report what is left (stdin: print the fixed SQL)."),
+        click.option("--unsafe-fixes/--no-unsafe-fixes", default=None, help="Apply (and offer) the unsafe fixes too."),
+        click.option("--diff", is_flag=True, help="Print a unified diff of the fixes --fix would apply; change nothing (exit 1 if any)."),
     ]
-    names = ("extend_select", "extend_ignore", "statistics", "stdin_filename", "color", "add_suppressions", "variables")
+    names = ("extend_select", "extend_ignore", "statistics", "stdin_filename", "color", "add_suppressions", "variables",
+             "fix", "unsafe_fixes", "diff")
 
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
@@ -204,13 +208,19 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         d = cfg.as_dict()
         click.echo(json.dumps(d, indent=2) if fmt == "json" else render_toml(d), nl=fmt == "json")
         return
+    from icelint import fixing
+
+    mode = fixing.mode(conv, cfg)
+    if mode.applying:
+        return _fix_run(mode, cfg, paths, metadata, sources, since, conv, fmt, output_file, quiet, exit_zero, from_stdin)
     slot = None
-    if not (no_cache or from_stdin or verbose or since is not None or conv.get("add_suppressions") is not None):
+    if not (no_cache or from_stdin or verbose or since is not None or conv.get("add_suppressions") is not None or mode.unsafe):
         slot = _cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero)
     if slot is not None and (hit := slot.load()) is not None:
         _write_report(lambda out: out.write(hit[0]), output_file)
         sys.exit(hit[1])
     report = check_report(cfg, paths, metadata, sources, since, conv, fmt)
+    report.unsafe_fixes = mode.unsafe
     if slot is None:
         _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero)
         return
@@ -221,6 +231,33 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         if len(captured) == 1 and isinstance(e.code, int):
             slot.store(captured[0], e.code)
         raise
+
+
+def _fix_run(mode, cfg, paths, metadata, sources, since, conv, fmt, output_file, quiet, exit_zero, from_stdin) -> None:
+    """--diff: print the fixes as a diff, exit 1 if any; --fix: write them (stdin: print the fixed SQL), report the rest."""
+    import contextlib
+
+    from icelint import fixing
+
+    if conv.get("add_suppressions") is not None:
+        raise InputError("--add-suppressions cannot be combined with --fix or --diff; run them one after the other")
+    res = fixing.iterate(lambda texts: check_report(cfg, paths, metadata, sources, since, dict(conv, texts=texts), fmt), mode.unsafe)
+    if mode.diff:
+        diffs = "".join(fixing.unified_diff(p, res.originals[p], t) for p, t in sorted(res.texts.items()))
+        _write_report(lambda out: out.write(diffs), output_file)
+        n = res.fixed
+        click.echo(f"Would fix {n} finding{'s' if n != 1 else ''}." if n else "No fixes to apply.", err=True)
+        sys.exit(EXIT_FINDINGS if res.texts else EXIT_OK)
+    report = res.report
+    report.fixed, report.unsafe_fixes = res.fixed, mode.unsafe
+    if from_stdin:  # as ruff: the fixed SQL on stdout, the report on stderr
+        text = next(iter(res.texts.values()), None) or report.sources[0].text
+        _write_report(lambda out: out.write(text), None)
+        with contextlib.redirect_stdout(sys.stderr):
+            _emit(report, cfg, conv, fmt, None, quiet, exit_zero)
+    for path, text in sorted(res.texts.items()):
+        fixing.write(path, text)
+    _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero)
 
 
 def _cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero):
@@ -269,8 +306,13 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
     else:
         plan = make_plan(list(paths), migrations=cfg.migrations, since=since, order=cfg.order)
 
+    texts = conv.get("texts") or {}  # path → text standing in for the file (icelint.fixing: the fixed text)
+
     def read(path):
-        src = stdin_source if stdin_source is not None and str(path) == stdin_source.path else SourceFile.read(path)
+        if str(path) in texts:
+            src = SourceFile(str(path), texts[str(path)])
+        else:
+            src = stdin_source if stdin_source is not None and str(path) == stdin_source.path else SourceFile.read(path)
         m = placeholders.substitute(src, values)
         if m is None:
             return src
@@ -311,7 +353,9 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
     outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
     outcome = suppress.Outcome(placeholders.remap(outcome.findings, maps), placeholders.remap(outcome.suppressed, maps))
     originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
-    report = Report(outcome.findings, originals, pending.statement_count, suppressed=outcome.suppressed,
+    from icelint.fixing import adapt
+
+    report = Report(adapt(outcome.findings, {s.path: s.text for s in originals}, maps), originals, pending.statement_count, suppressed=outcome.suppressed,
                     rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url)
     if conv.get("add_suppressions") is not None or fmt == "junit":
         report.statements_by_file = _statement_positions(pending.files, maps)

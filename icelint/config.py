@@ -19,6 +19,8 @@ metadata = { "db.events" = "snapshots/db.events.metadata.json" }  # or a list of
 
 docs-url = "https://example.com/icelint/rules/{code}.md"  # rule-doc links (icelint.docs_url)
 cache-dir = ".icelint_cache"       # the run cache (icelint.cache); --no-cache turns it off
+fix = false                        # as --fix: apply safe fixes (icelint.fixing); --no-fix wins
+unsafe-fixes = false               # as --unsafe-fixes: unsafe fixes apply too; --no-unsafe-fixes wins
 
 [tool.icelint.vars]                # values of ${name} placeholders (icelint.placeholders); --var wins
 schema = "analytics"
@@ -56,6 +58,7 @@ class ConfigError(InputError):
 # key → (expected type description, validator). Adding a key: one line here, one field below.
 _STR, _LIST, _TABLE_STR, _TABLE_LIST = "a string", "a list of strings", "a table of strings", "a table of lists of strings"
 _FILES = "a table of strings or a list of strings"  # `metadata`: named files, or unnamed ones
+_BOOL = "a boolean"
 KEYS: dict[str, str] = {
     "migrations": _STR,
     "order": _STR,
@@ -76,6 +79,8 @@ KEYS: dict[str, str] = {
     "cache-dir": _STR,
     "catalog-kind": _STR,
     "readers": _LIST,
+    "fix": _BOOL,
+    "unsafe-fixes": _BOOL,
 }
 CATALOG_KINDS = ("iceberg", "session")  # Iceberg's SparkCatalog, or SparkSessionCatalog
 STATE_KEYS = ("catalog", "warehouse", "metadata", "table-dirs", "table-uuid")  # read by icelint.sources.options
@@ -103,6 +108,8 @@ class Config:
     catalog_kind: str = "iceberg"
     readers: tuple[str, ...] | None = None  # reader profiles the reader rules check; None: every one
     cache_dir: str | None = None  # the run cache's folder (icelint.cache); None: .icelint_cache/ at the root
+    fix: bool = False  # apply safe fixes (icelint.fixing); the --fix / --no-fix flags win
+    unsafe_fixes: bool = False  # unsafe fixes apply too; the --unsafe-fixes / --no-unsafe-fixes flags win
 
     # ------------------------------------------------------------------ merging the flags
     def with_flags(
@@ -205,6 +212,8 @@ class Config:
             "docs-url": self.docs_url,
             "catalog-kind": self.catalog_kind,
             "readers": list(self.readers) if self.readers is not None else _all_readers(),
+            "fix": self.fix,
+            "unsafe-fixes": self.unsafe_fixes,
         }
 
 
@@ -338,6 +347,9 @@ def parse_section(section: Any, path: Path) -> Config:
         kw["vars"] = tuple(sorted(section["vars"].items()))
     if "docs-url" in section:
         kw["docs_url"] = section["docs-url"]
+    for k in ("fix", "unsafe-fixes"):
+        if k in section:
+            kw[k.replace("-", "_")] = section[k]
     if "cache-dir" in section:
         kw["cache_dir"] = _resolve(section["cache-dir"], path.parent)
     for k in ("metadata", "table-dirs"):
@@ -363,6 +375,8 @@ def _check_type(where: str, key: str, value: Any, expected: str) -> None:
     ok: bool
     if expected == _STR:
         ok = isinstance(value, str)
+    elif expected == _BOOL:
+        ok = isinstance(value, bool)
     elif expected == _LIST:
         ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
     elif expected == _TABLE_STR:

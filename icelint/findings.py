@@ -60,6 +60,7 @@ class Finding:
             "field_id": self.field_id,
             "message": self.message,
             "help": self.help,
+            "fix": self.fix.to_json() if self.fix is not None else None,
         }
 
 

@@ -19,6 +19,8 @@ class Report:
     context_files: int = 0  # files replayed (or skipped, with a state) as history, not reported on
     docs_url: str | None = None  # the rule-docs URL template (`icelint.docs_url`); None: the default
     statements_by_file: dict = field(default_factory=dict)  # path → [(line, column, end_line, end_column)] per statement (junit)
+    unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as applicable (icelint.fixing)
+    fixed: int | None = None  # fixes --fix applied; None: not a --fix run
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)

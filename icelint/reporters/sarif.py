@@ -84,10 +84,32 @@ def _result(f: Finding, index: dict[str, int]) -> dict:
     }
     if f.rule in index:
         res["ruleIndex"] = index[f.rule]
+    if f.fix is not None and f.fix.edits and f.fix.applicability.value != "display-only":
+        res["fixes"] = [_fix(f)]
     props = {k: v for k, v in (("table", f.table), ("column", f.column_path), ("fieldId", f.field_id)) if v is not None}
     if props:
         res["properties"] = props
     return res
+
+
+def _fix(f: Finding) -> dict:
+    """A SARIF `fix`: the edits as replacements of regions of the file (end column exclusive)."""
+    assert f.fix is not None
+    return {
+        "description": {"text": f"{f.fix.message} ({f.fix.applicability.value} fix)"},
+        "artifactChanges": [
+            {
+                "artifactLocation": _location(f.path),
+                "replacements": [
+                    {
+                        "deletedRegion": {"startLine": e.row, "startColumn": e.column, "endLine": e.end_row, "endColumn": e.end_column},
+                        "insertedContent": {"text": e.content},
+                    }
+                    for e in f.fix.edits
+                ],
+            }
+        ],
+    }
 
 
 def as_dict(report: Report) -> dict:

@@ -106,6 +106,12 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
                 emit(line, "cyan" if line.rstrip().endswith("|") or set(line.split("|", 1)[-1].strip()) <= {"^"} else None)
             if f.help:
                 emit(f"  = help: {f.help}", "green")
+            if f.fix is not None and f.fix.edits and f.path in indexes:
+                from icelint import fixing
+
+                emit(f"  = {fixing.label(f.fix, report.unsafe_fixes)}: {f.fix.message}", "green")
+                for sign, line in fixing.preview(f.fix, indexes[f.path].text):
+                    emit(f"    {line}", "red" if sign == "-" else "green")
             emit("")
     s = report.summary
     parts = [f"{s['errors']} error{'s' if s['errors'] != 1 else ''}", f"{s['warnings']} warning{'s' if s['warnings'] != 1 else ''}"]
@@ -115,7 +121,15 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
         parts.append(f"{s['suppressed']} suppressed")
     tail = ", ".join(parts)
     context = f" (and {report.context_files} as context)" if report.context_files else ""
+    if report.fixed is not None:
+        tail += f" ({report.fixed} fixed, {len(report.findings)} remaining)"
     emit(
         f"Checked {s['files']} file{'s' if s['files'] != 1 else ''}{context}, {s['statements']} statement{'s' if s['statements'] != 1 else ''}: {tail}.",
         "bold" if s["errors"] or s["warnings"] else "bold green",
     )
+    if any(f.fix is not None for f in report.findings):
+        from icelint import fixing
+
+        line = fixing.summary(report.findings, report.unsafe_fixes, report.fixed)
+        if line:
+            emit(line)

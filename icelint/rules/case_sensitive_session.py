@@ -22,14 +22,21 @@ ALTER TABLE db.orders ADD COLUMN Status string;
 CREATE TABLE db.orders (id bigint, status string) USING iceberg;
 ALTER TABLE db.orders ADD COLUMN status_code string;
 ```
+
+## Fix
+Removes the `SET` statement, with its `;` and its line (unsafe: every later statement is then
+resolved case-insensitively, as Spark does by default, so a statement that relied on the setting,
+such as adding `Status` next to `status`, now fails and is reported; rename it before you deploy).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.fix import Applicability, Edit, Fix
 from icelint.rules import case_only_twin
 from icelint.rules import _positions
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
@@ -44,12 +51,14 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
     step = ctx.step
     if isinstance(step, ch.SessionConfig):
         if step.key.lower() == "spark.sql.casesensitive" and (step.value or "").strip().strip("'\"").lower() == "true":
-            yield ctx.finding(
+            finding = ctx.finding(
                 RULE,
                 "`spark.sql.caseSensitive=true` makes every later statement resolve names case-sensitively, and lets "
                 "columns differing only in case coexist, which breaks readers with default settings",
                 "remove the SET; rename columns with RENAME COLUMN to names that differ by more than case",
             )
+            # the statement's span stops before its `;`: icelint.fixing.adapt takes the `;` and the line too
+            yield replace(finding, fix=Fix(Applicability.UNSAFE, "remove the SET", (Edit.replace(step.span, ""),)))
         return
     d = ctx.diff
     if not ctx.outcome.case_sensitive or ctx.after is None or not (d.added or d.changed):

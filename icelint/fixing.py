@@ -1,0 +1,228 @@
+"""Applying fixes (`icelint check --fix / --unsafe-fixes / --diff`), with ruff's semantics.
+
+Along the flow: the rules attach a `Fix` to a finding (icelint/fix.py); `adapt` makes its edits
+edits of the file as it is on disk (CRLF files get CRLF in inserted text; a statement that a fix
+deletes takes its `;` and, when it stands alone, its line); `iterate` applies every applicable fix
+(safe ones, plus unsafe ones with `--unsafe-fixes`; display-only ones never), checks the fixed text
+again and repeats, up to `MAX_PASSES` times, so that fixes that overlapped an applied one are
+reached, as ruff does; `write` replaces a changed file atomically (a temporary file in the same
+folder, then `os.replace`, permissions and a UTF-8 byte-order mark kept); `unified_diff` renders
+what `--diff` prints. Only the files under review carry findings, so context (applied-history)
+files are never rewritten. Files whose text icelint substituted placeholders in get no fix: the
+offsets would point into the substituted text, not the file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable, Iterable
+
+from icelint.findings import Finding
+from icelint.fix import Applicability, Edit, Fix, apply_fixes
+from icelint.source import InputError
+
+MAX_PASSES = 10  # ruff allows 100; a pass here is a whole check, and real chains are 2 or 3 long
+BOM = "\ufeff"
+
+
+@dataclass(frozen=True)
+class Mode:
+    fix: bool = False  # --fix / `fix = true`: write the fixed files (stdin: print the fixed SQL)
+    unsafe: bool = False  # --unsafe-fixes / `unsafe-fixes = true`: unsafe fixes apply too
+    diff: bool = False  # --diff: print what --fix would change, write nothing
+
+    @property
+    def applying(self) -> bool:
+        return self.fix or self.diff
+
+
+def mode(conv: dict, cfg) -> Mode:
+    """The flags (`conv`; None: not given) over the configuration's `fix` / `unsafe-fixes`."""
+
+    def pick(flag: str, key: str) -> bool:
+        v = conv.get(flag)
+        return bool(getattr(cfg, key, False)) if v is None else bool(v)
+
+    return Mode(fix=pick("fix", "fix"), unsafe=pick("unsafe_fixes", "unsafe_fixes"), diff=bool(conv.get("diff")))
+
+
+# --------------------------------------------------------------------------- the fixes of a report
+
+
+def adapt(findings: list[Finding], texts: dict[str, str], skip: Iterable[str] = ()) -> list[Finding]:
+    """The findings with their fixes made edits of `texts[path]` (see the module docstring); a
+    finding of a file in `skip` (placeholders substituted) or of no known text loses its fix."""
+    skip = set(skip)
+    out = []
+    for f in findings:
+        if f.fix is not None:
+            text = texts.get(f.path)
+            f = replace(f, fix=None if text is None or f.path in skip else _adapt_fix(f.fix, text))
+        out.append(f)
+    return out
+
+
+def _adapt_fix(fix: Fix, text: str) -> Fix:
+    crlf = "\r\n" in text
+    edits = []
+    for e in fix.edits:
+        start, end, content = e.start, e.end, e.content
+        if crlf and "\n" in content:
+            content = re.sub(r"(?<!\r)\n", "\r\n", content)
+        if content == "" and end > start:
+            start, end = _whole_statement(text, start, end)
+        if (start, end, content) != (e.start, e.end, e.content):
+            e = Edit.at(text, start, end, content)
+        edits.append(e)
+    return replace(fix, edits=tuple(edits))
+
+
+_AFTER = re.compile(r"[ \t]*;?[ \t]*(?:\r?\n|\Z)")
+_TERMINATOR = re.compile(r"[ \t]*;")
+
+
+def _whole_statement(text: str, start: int, end: int) -> tuple[int, int]:
+    """A deleted statement takes its `;`, and its whole line when nothing else is on it."""
+    line_start = text.rfind("\n", 0, start) + 1
+    m = _AFTER.match(text, end)
+    if m and not text[line_start:start].strip():
+        return line_start, m.end()
+    t = _TERMINATOR.match(text, end)
+    return start, t.end() if t else end
+
+
+def applicable(findings: Iterable[Finding], unsafe: bool, paths: set[str]) -> dict[str, list[Fix]]:
+    """path → the fixes `--fix` applies there (in finding order)."""
+    out: dict[str, list[Fix]] = {}
+    for f in findings:
+        if f.fix is not None and f.fix.edits and f.path in paths and f.fix.applies(unsafe):
+            out.setdefault(f.path, []).append(f.fix)
+    return out
+
+
+def counts(findings: Iterable[Finding], unsafe: bool) -> tuple[int, int]:
+    """(findings `--fix` would fix, unsafe fixes hidden without `--unsafe-fixes`)."""
+    fixable = hidden = 0
+    for f in findings:
+        if f.fix is None or not f.fix.edits:
+            continue
+        if f.fix.applies(unsafe):
+            fixable += 1
+        elif f.fix.applicability is Applicability.UNSAFE:
+            hidden += 1
+    return fixable, hidden
+
+
+@dataclass
+class Result:
+    report: object  # the Report of the fixed text: what is left
+    originals: dict[str, str] = field(default_factory=dict)  # path → text before any fix (changed files only)
+    texts: dict[str, str] = field(default_factory=dict)  # path → the fixed text (changed files only)
+    fixed: int = 0  # fixes applied
+    converged: bool = True
+
+
+def iterate(check: Callable[[dict[str, str] | None], object], unsafe: bool) -> Result:
+    """Check, apply, check the fixed text again, ... until nothing applies (or `MAX_PASSES`).
+    `check(texts)` is the run with `texts` (path → text) standing in for those files."""
+    report = check(None)
+    res = Result(report)
+    for _ in range(MAX_PASSES):
+        current = {s.path: s.text for s in report.sources}
+        todo = applicable(report.findings, unsafe, set(current))
+        changed = False
+        for path, fixes in todo.items():
+            new, taken = apply_fixes(current[path], fixes)
+            if new != current[path]:
+                res.originals.setdefault(path, current[path])
+                res.texts[path] = new
+                res.fixed += len(taken)
+                changed = True
+        if not changed:
+            break
+        report = check(dict(res.texts))
+    else:
+        res.converged = not applicable(report.findings, unsafe, {s.path for s in report.sources})
+    for path in [p for p, t in res.texts.items() if t == res.originals[p]]:  # fixed back to the start
+        del res.texts[path], res.originals[path]
+    res.report = report
+    return res
+
+
+# --------------------------------------------------------------------------- output
+
+
+def unified_diff(path: str, old: str, new: str) -> str:
+    import difflib
+
+    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{path}", f"b/{path}")
+    out = []
+    for line in lines:
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
+    """The lines a fix changes, as (`-` or `+`, the line shown: `-` lines numbered like the file)."""
+    import difflib
+
+    first = min(e.start for e in fix.edits)
+    last = max(e.end for e in fix.edits)
+    rs = text.rfind("\n", 0, first) + 1
+    nl = text.find("\n", last)
+    re_ = len(text) if nl < 0 else nl
+    old_region = text[rs:re_]
+    shifted = [replace(e, start=e.start - rs, end=e.end - rs) for e in fix.edits]
+    new_region, _ = apply_fixes(old_region, [replace(fix, edits=tuple(shifted))])
+    old_lines = [ln.rstrip("\r") for ln in old_region.split("\n")]
+    new_lines = [ln.rstrip("\r") for ln in new_region.split("\n")]
+    row = text.count("\n", 0, rs) + 1
+    width = len(str(row + len(old_lines)))
+    out = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        out += [("-", f"{row + i:>{width}} - {old_lines[i]}") for i in range(i1, i2)]
+        out += [("+", f"{'':>{width}} + {new_lines[j]}") for j in range(j1, j2)]
+    return out
+
+
+def label(fix: Fix, unsafe: bool) -> str:
+    """How the text report announces a fix, in ruff's words."""
+    if fix.applicability is Applicability.SAFE:
+        return "fix available"
+    if fix.applicability is Applicability.UNSAFE:
+        return "fix available (unsafe)" if unsafe else "fix available (unsafe, use --unsafe-fixes)"
+    return "fix suggestion (display-only, never applied)"
+
+
+def summary(findings: Iterable[Finding], unsafe: bool, fixed: int | None) -> str | None:
+    """The text report's line about fixes, as ruff words it, or None when there is nothing to say."""
+    fixable, hidden = counts(findings, unsafe)
+    parts = []
+    if fixable and fixed is None:
+        parts.append(f"[*] {fixable} fixable with the `--fix` option")
+    elif fixable:
+        parts.append(f"[*] {fixable} more fixable")  # reached only when --fix did not converge
+    if hidden:
+        hint = f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with the `--unsafe-fixes` option"
+        parts.append(f"({hint})" if parts else f"No fixes available ({hint})")
+    return (" ".join(parts) + ".") if parts else None
+
+
+# --------------------------------------------------------------------------- files
+
+
+def write(path: str, text: str) -> None:
+    """Replace the file with `text`, atomically, keeping its permissions and byte-order mark."""
+    from icelint.baseline import write_atomic
+
+    p = Path(path)
+    try:
+        with open(p, "rb") as fh:
+            bom = fh.read(3) == BOM.encode("utf-8")
+        write_atomic(p, ((BOM if bom else "") + text).encode("utf-8"))
+    except OSError as e:
+        raise InputError(f"{path}: cannot write the fixed file: {e.strerror or e}") from None

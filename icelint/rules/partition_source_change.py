@@ -75,6 +75,10 @@ _SOURCE_CHANGES = (ch.DeleteColumn, ch.ReplaceColumns, ch.UpdateColumnType, ch.H
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
+    if not ctx.accepted:  # DROP/REPLACE PARTITION FIELD misspelt: the fix names the field exactly
+        from icelint.rules._fix_partition_names import with_fix
+
+        return (with_fix(ctx, f) for f in findings(ctx) if f.rule == RULE.code)
     return (f for f in findings(ctx) if f.rule == RULE.code)
 
 

@@ -153,6 +153,7 @@ class Config:
     # ------------------------------------------------------------------ what the check uses
     def rules(self) -> tuple:
         """The enabled rules, in registry order (plus `unused-suppression` unless ignored)."""
+        import icelint.rules  # noqa: F401 - first: readers.findings and the reader rules import each other
         from icelint.selection import enabled, registry
 
         from icelint.readers.findings import bind_readers

@@ -46,6 +46,15 @@ ALTER TABLE db.sales REPLACE PARTITION FIELD region WITH days(sold_at);
 
 Renaming a partition source is ICE027.
 
+## Fix
+`DROP PARTITION FIELD` / `REPLACE PARTITION FIELD` that name a partition field, or the column of a
+transform, in the wrong case: partition commands are case-sensitive whatever
+`spark.sql.caseSensitive` says (`Cannot find partition field to remove: Logged_At_Day`). When
+exactly one current partition field (or one column whose transform is a current partition field)
+matches the name ignoring case, the fix writes its exact name (`DROP PARTITION FIELD logged_at_day`,
+`DROP PARTITION FIELD bucket(4, id)`): safe, Spark accepts the statement and it does what it says
+(tests/differential/cases/620_partition_field_name_case).
+
 ## References
 - apache/iceberg#4563, #10234 (reads fail after dropping an old partition source)
 """

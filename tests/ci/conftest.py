@@ -14,7 +14,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOT = ROOT / "examples" / "snapshots" / "db.events.metadata.json"
-SARIF_SCHEMA = ROOT.parent / "shared" / "reference" / "sarif-schema-2.1.0.json"
+# beside the repository (or, for a git worktree in a folder of worktrees, beside that folder)
+SARIF_SCHEMA = next(
+    (p for p in (ROOT.parent / "shared" / "reference" / "sarif-schema-2.1.0.json",
+                 ROOT.parent.parent / "shared" / "reference" / "sarif-schema-2.1.0.json") if p.is_file()),
+    ROOT.parent / "shared" / "reference" / "sarif-schema-2.1.0.json",
+)
 
 # SQL that triggers known rules (the table holds data, so drops and re-adds are errors/warnings)
 CREATE = "CREATE TABLE db.events (id bigint, payload string, account_id bigint) USING iceberg;\nINSERT INTO db.events VALUES (1, 'a', 2);\n"

@@ -83,12 +83,20 @@ def test_sarif_validates_against_the_official_schema(project: Path) -> None:
     jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the `test` extra")
     schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
     validator = jsonschema.validators.validator_for(schema)(schema, format_checker=jsonschema.FormatChecker())
-    for doc in (json.loads(run(project, "sarif").out), json.loads(icelint("check", "migrations/V1__create.sql", "--format", "sarif", cwd=project).out)):
+    # a report with a safe fix (ICE003 respells a partition field) and an unsafe one (ICE008 removes the SET)
+    write(project, "fixes/V9__fixes.sql", "CREATE TABLE db.logs (id bigint, at timestamp) USING iceberg PARTITIONED BY (days(at));\n"
+          "ALTER TABLE db.logs DROP PARTITION FIELD AT_DAY;\nSET spark.sql.caseSensitive=true;\n")
+    fixes = json.loads(icelint("check", "fixes/V9__fixes.sql", "--format", "sarif", cwd=project).out)
+    assert [len(x.get("fixes", [])) for x in fixes["runs"][0]["results"]] == [1, 1]
+    for doc in (json.loads(run(project, "sarif").out), json.loads(icelint("check", "migrations/V1__create.sql", "--format", "sarif", cwd=project).out), fixes):
         errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
         assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:10])
     bad = json.loads(run(project, "sarif").out)
     bad["runs"][0]["results"][0]["level"] = "fatal"
     assert list(validator.iter_errors(bad)), "the validator must reject a wrong level"
+    bad = json.loads(json.dumps(fixes))
+    del bad["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0]["artifactLocation"]
+    assert list(validator.iter_errors(bad)), "the validator must reject a fix without its file"
 
 
 # ---------------------------------------------------------------------------- GitHub

@@ -11,7 +11,8 @@ change them:
 - every file the run reads, in the order it reads them (pending and context): path and content hash;
 - every state source: the content hash of each local `--metadata` file.
 
-What is never cached (the run simply happens as without the cache): standard input, `--since` (its
+What is never cached (the run simply happens as without the cache): standard input, `--fix`, `--diff`
+and `--unsafe-fixes` (they edit files or change the report), `--since` (its
 set of files depends on git), `--add-suppressions` (it writes files), `--verbose` (it explains on
 stderr), a remote or catalog state source (`--catalog`, `--warehouse`, `--table-dir`, URIs: knowing
 whether they changed costs the round trip the cache would save), output to a terminal (its colour

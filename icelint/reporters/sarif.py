@@ -2,7 +2,9 @@
 
 GitHub code scanning (`github/codeql-action/upload-sarif`) shows the rule's `help.markdown` next to
 each alert. Inline-suppressed findings are included with an `inSource` suppression and their reason,
-so they show as dismissed rather than disappearing. Output is deterministic: no timestamps, no
+so they show as dismissed rather than disappearing. A finding's safe or unsafe fix is a `fixes`
+entry (its edits as `replacements` of regions, end column exclusive); display-only ones are left
+out, as SARIF fixes are meant to be applied. Output is deterministic: no timestamps, no
 absolute paths, sorted results.
 """
 

@@ -358,7 +358,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
     report = Report(adapt(outcome.findings, {s.path: s.text for s in originals}, maps), originals, pending.statement_count, suppressed=outcome.suppressed,
                     rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url)
     if conv.get("add_suppressions") is not None or fmt == "junit":
-        report.statements_by_file = _statement_positions(pending.files, maps)
+        report.statements_by_file = placeholders.statement_positions(pending.files, maps)
     return report
 
 
@@ -392,22 +392,6 @@ def _rule(code: str):
     from icelint.rules import get
 
     return get(code)
-
-
-def _statement_positions(files, maps) -> dict:
-    """path → [(line, column, end_line, end_column)] of each statement, in the original file."""
-    out = {}
-    for pf in files:
-        m = maps.get(pf.path)
-        rows = []
-        for st in pf.statements:
-            sp = st.span
-            if m is None:
-                rows.append((sp.line, sp.column, sp.end_line, sp.end_column))
-            else:
-                rows.append((*m.position(sp.line, sp.column), *m.position(sp.end_line, sp.end_column, end=True)))
-        out[pf.path] = rows
-    return out
 
 
 @main.command()

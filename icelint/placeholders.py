@@ -230,3 +230,19 @@ def lint_text(sql: str, rules, path: str = "<string>", values: Mapping[str, str]
 
     sources, maps = prepare([SourceFile(path, sql)], values or {})
     return lint(replay_sources(sources), rules, maps).findings
+
+
+def statement_positions(files, maps) -> dict:
+    """path → [(line, column, end_line, end_column)] of each statement, in the original file."""
+    out = {}
+    for pf in files:
+        m = maps.get(pf.path)
+        rows = []
+        for st in pf.statements:
+            sp = st.span
+            if m is None:
+                rows.append((sp.line, sp.column, sp.end_line, sp.end_column))
+            else:
+                rows.append((*m.position(sp.line, sp.column), *m.position(sp.end_line, sp.end_column, end=True)))
+        out[pf.path] = rows
+    return out

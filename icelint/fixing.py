@@ -79,18 +79,35 @@ def _adapt_fix(fix: Fix, text: str) -> Fix:
     return replace(fix, edits=tuple(edits))
 
 
-_AFTER = re.compile(r"[ \t]*;?[ \t]*(?:\r?\n|\Z)")
-_TERMINATOR = re.compile(r"[ \t]*;")
+_AFTER = re.compile(r"[ \t]*(?:;[ \t]*)?(?:\r?\n|\Z)")
+_TERMINATOR = re.compile(r"[ \t]*(?:;[ \t]*|\Z)")
 
 
 def _whole_statement(text: str, start: int, end: int) -> tuple[int, int]:
-    """A deleted statement takes its `;`, and its whole line when nothing else is on it."""
+    """A deleted statement takes its `;`, and its whole line when nothing else is on it. The range
+    is a statement when a `;` (or the end of the text) follows it and, before it, only blanks and
+    comment lines separate it from the previous `;` (or the start): a deletion inside a statement
+    (` NOT NULL`) is left as it is."""
+    t = _TERMINATOR.match(text, end)
+    if t is None or not _statement_starts_at(text, start):
+        return start, end
     line_start = text.rfind("\n", 0, start) + 1
     m = _AFTER.match(text, end)
     if m and not text[line_start:start].strip():
         return line_start, m.end()
-    t = _TERMINATOR.match(text, end)
-    return start, t.end() if t else end
+    return start, t.end()
+
+
+def _statement_starts_at(text: str, start: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start].strip()
+    if before:
+        return before.endswith(";")
+    for line in reversed(text[:line_start].splitlines()):
+        line = line.strip()
+        if line and not line.startswith("--"):
+            return line.endswith(";") or (" --" in line and line.split(" --", 1)[0].rstrip().endswith(";"))
+    return True
 
 
 def applicable(findings: Iterable[Finding], unsafe: bool, paths: set[str]) -> dict[str, list[Fix]]:

@@ -257,7 +257,7 @@ def test_adapt_writes_crlf_and_takes_a_deleted_statements_terminator() -> None:
                         f.__class__(**{**f.__dict__, "fix": insert, "path": "b.sql"})], {"a.sql": text, "b.sql": text}, {"b.sql"})
     assert a.fix.edits[0].content == "C;\r\nD"
     e = d.fix.edits[0]
-    assert text[e.start : e.end] == "SET x=true ;" and (e.row, e.column, e.end_row, e.end_column) == (2, 1, 2, 13)
+    assert text[e.start : e.end] == "SET x=true ; " and (e.row, e.column, e.end_row, e.end_column) == (2, 1, 2, 14)
     assert gone.fix is None  # placeholders substituted in b.sql: offsets would not be the file's
 
 
@@ -281,3 +281,21 @@ def test_iterate_reaches_overlapping_fixes_on_a_later_pass() -> None:
     res = iterate(check, unsafe=False)
     assert res.texts == {"a.sql": "bbbb"} and res.originals == {"a.sql": "aaaa"} and res.fixed == 4
     assert res.report.findings == [] and res.converged
+
+
+@pytest.mark.parametrize("text, deleted, kept", [
+    ("A;\nSET x=true;\nB;\n", "SET x=true", "A;\nB;\n"),  # a statement on its own line: the line goes
+    ("A; SET x=true; B;\n", "SET x=true", "A; B;\n"),  # sharing its line: the statement and its `;`
+    ("A; -- a\n\n-- why\nSET x=true;", "SET x=true", "A; -- a\n\n-- why\n"),  # after comments, at the end
+    ("ALTER TABLE t ADD COLUMN c int NOT NULL;\n", " NOT NULL", "ALTER TABLE t ADD COLUMN c int;\n"),  # inside one
+    ("ALTER TABLE t ADD COLUMN c int\n  NOT NULL;\n", "  NOT NULL", "ALTER TABLE t ADD COLUMN c int\n;\n"),
+])
+def test_a_deletion_takes_the_terminator_only_of_a_whole_statement(text: str, deleted: str, kept: str) -> None:
+    from icelint.findings import Finding, Severity
+    from icelint.fix import Applicability, Edit, Fix, apply_fixes
+    from icelint.fixing import adapt
+
+    start = text.index(deleted)
+    fix = Fix(Applicability.UNSAFE, "drop", (Edit.at(text, start, start + len(deleted), ""),))
+    (f,) = adapt([Finding("ICE008", "x", Severity.WARNING, "a.sql", 1, 1, 1, 1, "m", fix=fix)], {"a.sql": text})
+    assert apply_fixes(text, [f.fix])[0] == kept

@@ -137,5 +137,8 @@ def lint(
     chosen = codes(select) if select else {r.code for r in registry.ALL_RULES}
     dropped = codes(ignore)
     rules = tuple(r for r in registry.ALL_RULES if r.code in chosen and r.code not in dropped)
-    # the same findings `icelint check` reports: `-- icelint: ignore ...` comments apply here too
-    return suppress.lint(replay(parsed, initial), rules).findings
+    # the same findings `icelint check` reports: `-- icelint: ignore ...` comments apply here too,
+    # and fixes are edits of the texts as given (icelint.fixing.adapt)
+    from icelint.fixing import adapt
+
+    return adapt(suppress.lint(replay(parsed, initial), rules).findings, {s.path: s.text for s in sources})

@@ -254,7 +254,7 @@ def _fix_run(mode, cfg, paths, metadata, sources, since, conv, fmt, output_file,
         text = next(iter(res.texts.values()), None) or report.sources[0].text
         _write_report(lambda out: out.write(text), None)
         with contextlib.redirect_stdout(sys.stderr):
-            _emit(report, cfg, conv, fmt, None, quiet, exit_zero)
+            _emit(report, cfg, conv, fmt, None, quiet, exit_zero)  # exits: a file named by --stdin-filename is not written
     for path, text in sorted(res.texts.items()):
         fixing.write(path, text)
     _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero)
@@ -353,9 +353,10 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
     outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
     outcome = suppress.Outcome(placeholders.remap(outcome.findings, maps), placeholders.remap(outcome.suppressed, maps))
     originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
-    from icelint.fixing import adapt
+    from icelint.fixing import adapt  # fixes as edits of the files as they are (CRLF, a deleted statement's `;`)
 
-    report = Report(adapt(outcome.findings, {s.path: s.text for s in originals}, maps), originals, pending.statement_count, suppressed=outcome.suppressed,
+    found = adapt(outcome.findings, {s.path: s.text for s in originals}, maps)
+    report = Report(found, originals, pending.statement_count, suppressed=outcome.suppressed,
                     rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url)
     if conv.get("add_suppressions") is not None or fmt == "junit":
         report.statements_by_file = placeholders.statement_positions(pending.files, maps)

@@ -127,16 +127,14 @@ def test_fix_on_stdin_prints_the_fixed_sql(tmp_path: Path) -> None:
 
     from tests.test_cli import _env
 
-    p = subprocess.run([sys.executable, "-m", "icelint", "check", "-", "--fix"], input=CREATE + MISPELT_STDIN, cwd=tmp_path,
+    p = subprocess.run([sys.executable, "-m", "icelint", "check", "-", "--fix"], input=CREATE + MISSPELT, cwd=tmp_path,
                        capture_output=True, text=True, env=_env(), timeout=120)
     assert p.stdout == CREATE + FIXED and p.returncode == 0
     assert "(1 fixed, 0 remaining)" in p.stderr
-    p = subprocess.run([sys.executable, "-m", "icelint", "check", "-", "--diff"], input=CREATE + MISPELT_STDIN, cwd=tmp_path,
+    p = subprocess.run([sys.executable, "-m", "icelint", "check", "-", "--diff"], input=CREATE + MISSPELT, cwd=tmp_path,
                        capture_output=True, text=True, env=_env(), timeout=120)
     assert p.returncode == 1 and "+" + FIXED in p.stdout and p.stdout.startswith("--- a/-\n")
 
-
-MISPELT_STDIN = MISSPELT
 
 
 # --------------------------------------------------------------------------- configuration

@@ -43,6 +43,7 @@ class StateOptions:
     catalog: str | None = None  # a pyiceberg catalog name
     table_uuid: str | None = None  # only metadata files of this table-uuid (table dirs, warehouse)
     verbose: bool = False  # say which file was chosen for each table, and why (stderr)
+    stats_budget: float = 10.0  # seconds a run may spend reading manifests (--stats-budget)
     log: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
 
     def has_source(self) -> bool:

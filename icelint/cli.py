@@ -218,9 +218,15 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     try:
         _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, capture=captured)
     except SystemExit as e:
-        if len(captured) == 1 and isinstance(e.code, int):
+        if len(captured) == 1 and isinstance(e.code, int) and not _stats_incomplete():
             slot.store(captured[0], e.code)
         raise
+
+
+def _stats_incomplete() -> bool:
+    """Some data counts of this run could not be read (unreachable, budget): another run may read them."""
+    mod = sys.modules.get("icelint.sources.table_stats")
+    return bool(mod is not None and mod.incomplete)
 
 
 def _cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero):

@@ -17,7 +17,6 @@ imports nothing heavy: `check --metadata` on a local file pays for it only when 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -65,6 +64,8 @@ def _is_int(v: object) -> bool:
 
 
 def dumps_sidecar(stats: TableStats, table: str) -> str:
+    import json
+
     return json.dumps(stats.to_json(table), indent=2) + "\n"
 
 

@@ -92,8 +92,8 @@ def read_stats(metadata_json: bytes, origin: str, properties: Mapping[str, str] 
     except StatsUnavailable:
         raise
     except FileNotFoundError as e:
-        raise StatsUnavailable(f"cannot read the manifests of snapshot {snap.snapshot_id}: no such file "
-                               f"{getattr(e, 'filename', None) or one_line(e, secrets)}") from None
+        what = f"no such file {e.filename}" if getattr(e, "filename", None) else one_line(e, secrets)
+        raise StatsUnavailable(f"cannot read the manifests of snapshot {snap.snapshot_id}: {what}") from None
     except Exception as e:  # noqa: BLE001 - FileIO implementations raise their own types
         raise StatsUnavailable(f"cannot read the manifests of snapshot {snap.snapshot_id}: {one_line(e, secrets)}") from None
     return TableStats(snap.snapshot_id, files, records, {k: v for k, v in counted.items() if v != 0})

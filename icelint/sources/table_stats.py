@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from icelint.model.stats import TableStats, sidecar_path
 
 DEFAULT_BUDGET = 10.0
+incomplete = False  # a read of this process failed or ran out of budget: its report is not cached (icelint.cache)
 
 
 class StatsProvider:
@@ -37,8 +38,11 @@ class StatsProvider:
         got = self._cache.get(key)
         if got is None:
             got = self._cache[key] = self._load(key)
-            if isinstance(got, str) and self._log:
-                self._log(f"{key}: data counts unknown: {got}")
+            if isinstance(got, str):
+                global incomplete
+                incomplete = True
+                if self._log:
+                    self._log(f"{key}: data counts unknown: {got}")
         return got
 
     def _load(self, key: str) -> TableStats | str:

@@ -280,6 +280,10 @@ def load_states(opts: StateOptions) -> States:
 
     for arg in opts.metadata:
         name, path = split_named(arg)
+        if path.endswith(".stats.json"):  # the data counts `icelint snapshot` writes beside a metadata file
+            if log:
+                log(f"{path}: skipped (a stats sidecar, read with its metadata file)")
+            continue
         if "://" in path and not path.lower().startswith("file:") and opts.catalog and props is None:
             # remote files are read with the FileIO properties (credentials) of the configured catalog
             from icelint.sources.catalog import ReadOnlyCatalog

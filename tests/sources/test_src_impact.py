@@ -198,8 +198,10 @@ def test_snapshot_sidecar_round_trip_offline(tmp_path, sql):
     assert f"db.events.stats.json: written (7 records in 3 data files, snapshot {t['snapshot']})" in r.stdout
     online = _json(icelint("check", sql, "--warehouse", t["warehouse"], "--format", "json"))
     shutil.rmtree(t["warehouse"])  # the table's files are gone: only the snapshot folder is left
-    r = icelint("check", sql, "--metadata", out / "db.events.metadata.json", "--format", "json", "-v")
+    every = [a for f in sorted(out.iterdir()) for a in ("--metadata", f)]  # `--metadata snapshots/*`: the sidecar too
+    r = icelint("check", sql, *every, "--format", "json", "-v")
     assert _impacts(_json(r)) == _impacts(online) == _expected(t["snapshot"])
+    assert "db.events.stats.json: skipped (a stats sidecar" in r.stderr
     assert "data counts from" in r.stderr and "db.events.stats.json" in r.stderr
     # a sidecar of another snapshot is not used
     side["snapshot_id"] = 1

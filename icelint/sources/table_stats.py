@@ -64,6 +64,9 @@ class StatsProvider:
             return TableStats(None, 0, 0, {})
         if self._spent >= self.budget:
             return "budget exceeded"
+        missing = _missing_local_manifest_list(state.data, meta.current_snapshot_id)  # type: ignore[attr-defined]
+        if missing is not None:  # a copied metadata file: said without importing pyiceberg
+            return f"cannot read the manifests of snapshot {meta.current_snapshot_id}: no such file {missing}"
         from icelint.sources.manifests import StatsUnavailable, read_stats
 
         props, secrets = self._properties() if self._properties is not None else ({}, ())
@@ -79,6 +82,24 @@ class StatsProvider:
             self._log(f"{key}: data counts from the manifests of snapshot {got.snapshot_id} "
                       f"({got.data_files} data files, {time.monotonic() - start:.2f}s)")
         return got
+
+
+def _missing_local_manifest_list(data: bytes, snapshot_id: int) -> str | None:
+    """The current snapshot's manifest list when it is a local path that does not exist."""
+    import json
+
+    try:
+        obj = json.loads(data)
+        snap = next((x for x in obj.get("snapshots") or () if isinstance(x, dict) and x.get("snapshot-id") == snapshot_id), None)
+        location = snap.get("manifest-list") if snap is not None else None
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    if not isinstance(location, str) or ("://" in location and not location.lower().startswith("file:")):
+        return None
+    from icelint.sources import _local_path
+
+    path = _local_path(location)
+    return None if os.path.exists(path) else path
 
 
 def _sidecar_of(state) -> str | None:

@@ -231,9 +231,9 @@ def test_local_metadata_start_up_imports_no_manifest_reader(table, tmp_path):
     meta = table["metadata"].replace("file://", "")
     env = dict(os.environ, PYTHONPATH=str(ROOT), ICELINT_NO_CACHE="1")
 
-    def imported(sql_file) -> set[str]:
+    def imported(sql_file, metadata=meta) -> set[str]:
         r = subprocess.run([sys.executable, "-X", "importtime", "-m", "icelint", "check", str(sql_file),
-                            "--metadata", f"db.events={meta}"], capture_output=True, text=True, env=env)
+                            "--metadata", f"db.events={metadata}"], capture_output=True, text=True, env=env)
         assert r.returncode in (0, 1), r.stderr[-2000:]
         names = {ln.rsplit("|", 1)[-1].strip() for ln in r.stderr.splitlines() if ln.startswith("import time:")}
         return {n for n in names if n.split(".")[0] in ("pyiceberg", "pyarrow", "fastavro")}
@@ -241,3 +241,7 @@ def test_local_metadata_start_up_imports_no_manifest_reader(table, tmp_path):
     assert imported(p) == set()
     p.write_text("ALTER TABLE db.events DROP COLUMN payload;\n")
     assert "pyiceberg.manifest" in imported(p)
+    # a copied metadata file whose manifest list does not exist: unknown, found without pyiceberg
+    copied = tmp_path / "db.events.metadata.json"
+    copied.write_text(Path(meta).read_text().replace(str(table["warehouse"]), str(tmp_path / "nowhere")))
+    assert imported(p, copied) == set()

@@ -67,6 +67,15 @@ def _write_table(base: Path) -> dict:
                        "note": pa.array([None] * 2, s), "extra": pa.array(["x", None], s)}))
     t = cat.load_table("db.events")
     empty = cat.create_table("db.fresh", schema)  # never written: no current snapshot
+    from pyiceberg.partitioning import PartitionField, PartitionSpec
+    from pyiceberg.transforms import IdentityTransform
+
+    sales = cat.create_table(
+        "db.sales", Schema(NestedField(1, "id", LongType(), required=False), NestedField(2, "region", LongType(), required=False)),
+        partition_spec=PartitionSpec(PartitionField(source_id=2, field_id=1000, transform=IdentityTransform(), name="region")))
+    sales.append(pa.table({"id": pa.array([1, 2, 3], pa.int64()), "region": pa.array([7, None, 9], pa.int64())}))
+    with cat.load_table("db.sales").update_spec() as u:
+        u.remove_field("region")
     snapshot_id = t.metadata.current_snapshot_id
     cat.engine.dispose()
     return {"warehouse": warehouse, "db": db, "props": props, "snapshot": snapshot_id,
@@ -121,8 +130,15 @@ def test_table_dir_counts_in_messages_and_json(table, sql):
 
 
 def test_warehouse_counts(table, sql):
-    found = _json(icelint("check", sql, "--warehouse", table["warehouse"], "--format", "json"))
-    assert _impacts(found) == _expected(table["snapshot"])
+    r = icelint("check", sql, "--warehouse", table["warehouse"], "--format", "json")
+    assert _impacts(_json(r)) == _expected(table["snapshot"])
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((ROOT / "icelint" / "schemas" / "check-report.json").read_text())
+    jsonschema.validate(json.loads(r.stdout), schema, cls=jsonschema.Draft202012Validator)
+    bad = json.loads(r.stdout)
+    bad["findings"][0]["impact"]["records"] = "seven"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema, cls=jsonschema.Draft202012Validator)
 
 
 def test_sql_catalog_counts(table, sql, monkeypatch):
@@ -139,6 +155,10 @@ def test_drop_and_truncate_table_say_how_many_rows(table, tmp_path):
     p.write_text("TRUNCATE TABLE db.events;\n")
     r = icelint("check", p, "--warehouse", table["warehouse"], "--format", "json")
     (f,) = [f for f in _json(r) if f["rule"] == "ICE019"]
+    assert f["impact"] == {"snapshot_id": sid, "data_files": 3, "records": 7, "non_null_values": None}
+    assert f["message"].endswith(f"it holds 7 records in 3 data files (snapshot {sid})")
+    p.write_text("REPLACE TABLE db.events (id bigint) USING iceberg;\n")
+    (f,) = [f for f in _json(icelint("check", p, "--warehouse", table["warehouse"], "--format", "json")) if f["rule"] == "ICE009"]
     assert f["impact"] == {"snapshot_id": sid, "data_files": 3, "records": 7, "non_null_values": None}
     assert f["message"].endswith(f"it holds 7 records in 3 data files (snapshot {sid})")
     p.write_text("DROP TABLE db.fresh;\n")  # no current snapshot: holds nothing, known without any read
@@ -245,3 +265,12 @@ def test_local_metadata_start_up_imports_no_manifest_reader(table, tmp_path):
     copied = tmp_path / "db.events.metadata.json"
     copied.write_text(Path(meta).read_text().replace(str(table["warehouse"]), str(tmp_path / "nowhere")))
     assert imported(p, copied) == set()
+
+
+def test_dropping_an_old_partition_source_says_how_many_rows(table, tmp_path):
+    p = tmp_path / "V3__sales.sql"
+    p.write_text("ALTER TABLE db.sales DROP COLUMN region;\n")
+    found = _json(icelint("check", p, "--warehouse", table["warehouse"], "--format", "json"))
+    (f,) = [f for f in found if f["rule"] == "ICE025"]
+    assert f["impact"]["records"] == 3 and f["impact"]["non_null_values"] == 2
+    assert f"; the table holds 3 records in {f['impact']['data_files']} data file" in f["message"]

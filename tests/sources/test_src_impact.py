@@ -229,6 +229,9 @@ def test_snapshot_sidecar_round_trip_offline(tmp_path, sql):
     r = icelint("check", sql, "--metadata", out / "db.events.metadata.json", "--format", "json", "-v")
     assert all(f["impact"]["records"] is None for f in _json(r) if f["rule"] in ("ICE001", "ICE011"))
     assert "ignoring" in r.stderr and "it counts snapshot 1" in r.stderr
+    (out / "db.events.stats.json").write_text("{not json")  # a broken sidecar: ignored, never an error
+    r = icelint("check", sql, "--metadata", out / "db.events.metadata.json", "--format", "json", "-v")
+    assert r.code == 1 and "not a stats sidecar" in r.stderr
 
 
 def test_each_table_is_read_once(table):
@@ -274,3 +277,13 @@ def test_dropping_an_old_partition_source_says_how_many_rows(table, tmp_path):
     (f,) = [f for f in found if f["rule"] == "ICE025"]
     assert f["impact"]["records"] == 3 and f["impact"]["non_null_values"] == 2
     assert f"; the table holds 3 records in {f['impact']['data_files']} data file" in f["message"]
+
+
+def test_replace_columns_counts_every_column(table, tmp_path):
+    sid = table["snapshot"]
+    p = tmp_path / "V3__replace.sql"
+    p.write_text("ALTER TABLE db.events REPLACE COLUMNS (id bigint, payload string, note string, extra string);\n")
+    found = _json(icelint("check", p, "--warehouse", table["warehouse"], "--format", "json"))
+    got = sorted((f["rule"], f["column_path"], f["impact"]["non_null_values"]) for f in found if f["rule"] in ("ICE001", "ICE015"))
+    assert got == [("ICE001", "extra", 1), ("ICE001", "id", 7), ("ICE001", "payload", 5), ("ICE015", "note", 0)]
+    assert all(f["impact"]["records"] == 7 and f["impact"]["snapshot_id"] == sid for f in found if f["rule"] == "ICE001")

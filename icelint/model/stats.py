@@ -100,13 +100,15 @@ class Impact(NamedTuple):
             if self.records is None:
                 return f"how many values field id {field_id} holds is unknown: {self.reason or 'no counts'}"
             return (f"field id {field_id}'s non-null values are not counted ({self.reason or 'no counts'}); the table "
-                    f"holds {self.records:,} records in {_files(self.data_files)}{self._at()}")
-        return f"field id {field_id} holds {self.non_null_values:,} non-null values in {_files(self.data_files)}{self._at()}"
+                    f"{self.table_phrase()[3:]}")
+        n = self.non_null_values
+        return f"field id {field_id} holds {n:,} non-null value{'s' if n != 1 else ''} in {_files(self.data_files)}{self._at()}"
 
     def table_phrase(self) -> str:
         if self.records is None:
             return f"how many rows it holds is unknown: {self.reason or 'no counts'}"
-        return f"it holds {self.records:,} records in {_files(self.data_files)}{self._at()}"
+        n = self.records
+        return f"it holds {n:,} record{'s' if n != 1 else ''} in {_files(self.data_files)}{self._at()}"
 
     def _at(self) -> str:
         return f" (snapshot {self.snapshot_id})" if self.snapshot_id is not None else ""

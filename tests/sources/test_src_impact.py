@@ -67,6 +67,13 @@ def _write_table(base: Path) -> dict:
                        "note": pa.array([None] * 2, s), "extra": pa.array(["x", None], s)}))
     t = cat.load_table("db.events")
     empty = cat.create_table("db.fresh", schema)  # never written: no current snapshot
+    from pyiceberg.types import StructType
+
+    nested = cat.create_table("db.nested", Schema(
+        NestedField(1, "id", LongType(), required=False),
+        NestedField(2, "info", StructType(NestedField(3, "a", StringType(), required=False)), required=False)))
+    nested.append(pa.table({"id": pa.array([1, 2, 3], pa.int64()),
+                            "info": pa.array([{"a": "x"}, {"a": None}, None], pa.struct([("a", s)]))}))
     from pyiceberg.partitioning import PartitionField, PartitionSpec
     from pyiceberg.transforms import IdentityTransform
 
@@ -126,7 +133,7 @@ def test_table_dir_counts_in_messages_and_json(table, sql):
     # ... and dropping it hides nothing: no ICE011 on line 3
     assert not any(f["rule"] == "ICE011" and f["line"] == 3 for f in found)
     # files written before `extra` existed hold none of its values
-    assert f"field id 4 holds 1 non-null values in 3 data files (snapshot {sid})" in r.stdout
+    assert f"field id 4 holds 1 non-null value in 3 data files (snapshot {sid})" in r.stdout
 
 
 def test_warehouse_counts(table, sql):
@@ -287,3 +294,16 @@ def test_replace_columns_counts_every_column(table, tmp_path):
     got = sorted((f["rule"], f["column_path"], f["impact"]["non_null_values"]) for f in found if f["rule"] in ("ICE001", "ICE015"))
     assert got == [("ICE001", "extra", 1), ("ICE001", "id", 7), ("ICE001", "payload", 5), ("ICE015", "note", 0)]
     assert all(f["impact"]["records"] == 7 and f["impact"]["snapshot_id"] == sid for f in found if f["rule"] == "ICE001")
+
+
+def test_a_struct_keeps_no_counts_its_leaves_do(table, tmp_path):
+    p = tmp_path / "V3__nested.sql"
+    p.write_text("ALTER TABLE db.nested DROP COLUMN info.a;\nALTER TABLE db.nested DROP COLUMN info;\n")
+    r = icelint("check", p, "--warehouse", table["warehouse"], "--format", "json")
+    got = [(f["line"], f["field_id"], f["impact"]) for f in _json(r) if f["rule"] == "ICE011"]
+    sid = got[0][2]["snapshot_id"]
+    assert got == [(1, 3, {"snapshot_id": sid, "data_files": 1, "records": 3, "non_null_values": 1}),
+                   (2, 2, {"snapshot_id": sid, "data_files": 1, "records": 3, "non_null_values": None})]
+    text = icelint("check", p, "--warehouse", table["warehouse"]).stdout
+    assert (f"field id 2's non-null values are not counted (its data files keep no counts for it); the table holds "
+            f"3 records in 1 data file (snapshot {sid})") in text

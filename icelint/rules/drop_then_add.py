@@ -8,9 +8,10 @@ that holds data. A table holds data unless icelint can prove it empty: its curre
 the scripts wrote it, or it existed at a deployment (an applied migration, or an earlier file of a
 folder checked without a state: pipelines write tables between deployments). The message says how
 many non-null values the dropped field id holds, counted from the manifests of the table's current
-snapshot when the state source reaches them (`--stats-budget`). The same statements on a table proven
-empty, or where those counts prove the dropped field id holds no value, are `drop-then-add-empty` (ICE015); renaming a backfilled column into the freed
-name is `rename-into-dropped-name` (ICE016).
+snapshot when the state source reaches them (`--stats-budget`). The same statements on a table
+proven empty, or where those counts prove the dropped field id holds no value, are
+`drop-then-add-empty` (ICE015); renaming a backfilled column into the freed name is
+`rename-into-dropped-name` (ICE016).
 
 ## Why is this bad?
 Iceberg binds columns by field id, not by name. The re-added column gets a new field id, so every
@@ -47,8 +48,8 @@ from typing import Iterator, NamedTuple
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.data import describe
-from icelint.rules import _help_columns, _positions
 from icelint.model.stats import Impact
+from icelint.rules import _help_columns, _positions
 from icelint.rules._base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
 from icelint.rules._impact import impact, is_empty_column
 

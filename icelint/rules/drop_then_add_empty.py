@@ -5,7 +5,8 @@ Flags `ADD COLUMN x` (and `ADD COLUMNS`, `REPLACE COLUMNS`) when the name `x` wa
 column that has since been dropped, on a table icelint can prove holds no rows: created earlier in
 the same pending batch with nothing written since, or a state whose current snapshot is absent or
 holds 0 records; or where the manifests of the table's current snapshot prove that the dropped field
-id holds no non-null value (every data file counts 0 values, or was written without the field). On a table that holds data the same statements are `drop-then-add` (ICE001).
+id holds no non-null value (every data file counts 0 values, or was written without the field). On
+a table that holds data the same statements are `drop-then-add` (ICE001).
 
 ## Why is this bad?
 Nothing is lost now, because no data file holds a value. But the statements only work because the

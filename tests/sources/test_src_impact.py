@@ -307,3 +307,34 @@ def test_a_struct_keeps_no_counts_its_leaves_do(table, tmp_path):
     text = icelint("check", p, "--warehouse", table["warehouse"]).stdout
     assert (f"field id 2's non-null values are not counted (its data files keep no counts for it); the table holds "
             f"3 records in 1 data file (snapshot {sid})") in text
+
+
+def test_run_cache_knows_the_sidecar_and_skips_incomplete_counts(tmp_path, sql):
+    """The run cache keys on the sidecar's content, and never stores a run whose counts were unknown."""
+    t = _write_table(tmp_path / "own")
+    out = tmp_path / "snapshots"
+    assert icelint("snapshot", "db.events", "--warehouse", t["warehouse"], "--out", out).code == 0
+    shutil.rmtree(t["warehouse"])
+    env = {k: v for k, v in os.environ.items() if k not in ("ICELINT_NO_CACHE", "ICELINT_DEBUG")}
+    env["PYTHONPATH"] = str(ROOT)
+    work = tmp_path / "work"
+    work.mkdir()
+
+    def run(*extra: str) -> str:
+        r = subprocess.run([sys.executable, "-m", "icelint", "check", str(sql), "--metadata",
+                            str(out / "db.events.metadata.json"), "--format", "json", *extra],
+                           cwd=work, capture_output=True, text=True, env=env, timeout=180)
+        assert r.returncode == 1, r.stderr
+        return r.stdout
+
+    def entries() -> int:
+        return len(list((work / ".icelint_cache").glob("*.json"))) if (work / ".icelint_cache").is_dir() else 0
+
+    assert '"non_null_values": 5' in run() and entries() == 1
+    side = json.loads((out / "db.events.stats.json").read_text())
+    side["non_null_values"]["2"] = 42
+    (out / "db.events.stats.json").write_text(json.dumps(side))
+    assert '"non_null_values": 42' in run()  # not the cached report of the old sidecar
+    assert entries() == 2
+    (out / "db.events.stats.json").unlink()  # no sidecar, no manifests: unknown counts
+    assert '"records": null' in run() and entries() == 2  # not stored

@@ -9,7 +9,7 @@ change them:
   quiet, exit-zero, statistics, colour, ...), the current directory and the environment variables
   the reporters read (`NO_COLOR`, `FORCE_COLOR`, `TERM`, `CI`, `GITHUB_*`, `ICELINT_*`);
 - every file the run reads, in the order it reads them (pending and context): path and content hash;
-- every state source: the content hash of each local `--metadata` file.
+- every state source: the content hash of each local `--metadata` file and of its stats sidecar.
 
 What is never cached (the run simply happens as without the cache): standard input, `--fix`, `--diff`
 and `--unsafe-fixes` (they edit files or change the report), `--since` (its
@@ -103,6 +103,12 @@ def _metadata_fingerprint(opts) -> list | None:
         if "://" in path or not os.path.isfile(path):
             return None
         out.append((spec, _digest(path)))
+        from icelint.model.stats import sidecar_path  # the data counts beside it (`icelint snapshot`)
+
+        side = sidecar_path(path)
+        if side is not None and os.path.isfile(side):
+            out.append((side, _digest(side)))
+    out.append(("stats-budget", opts.stats_budget))
     return out
 
 

@@ -228,7 +228,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     try:
         _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, capture=captured)
     except SystemExit as e:
-        if len(captured) == 1 and isinstance(e.code, int):
+        if len(captured) == 1 and isinstance(e.code, int) and not _stats_incomplete():
             slot.store(captured[0], e.code)
         raise
 
@@ -258,6 +258,10 @@ def _fix_run(mode, cfg, paths, metadata, sources, since, conv, fmt, output_file,
     for path, text in sorted(res.texts.items()):
         fixing.write(path, text)
     _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero)
+def _stats_incomplete() -> bool:
+    """Some data counts of this run could not be read (unreachable, budget): another run may read them."""
+    mod = sys.modules.get("icelint.sources.table_stats")
+    return bool(mod is not None and mod.incomplete)
 
 
 def _cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero):
@@ -323,14 +327,19 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
         raise InputError(f"{' '.join(paths) or cfg.migrations}: no .sql files found")
     opts = _state_sources(metadata, sources, cfg)
     absent: dict[str, str] = {}  # tables the catalog/warehouse was asked for and does not have
+    stats = None  # the data counts of the states, read when a finding asks (sources/table_stats.py)
     if opts.has_source():
         # the state already holds the context files (applied): only the pending ones are read and replayed
         from icelint.sources import load_states
 
         pending = parsed = parse_plan(plan, pending_only=True, read=read)
         states = load_states(opts)
-        initial = states.assign(pending.referenced_tables, pending.created_tables)
+        resolved = states.resolve(pending.referenced_tables, pending.created_tables)
+        initial = {k: v.metadata for k, v in resolved.items()}
         absent = states.absent
+        from icelint.sources.table_stats import provider_for
+
+        stats = provider_for(states, resolved, opts.stats_budget)
     else:
         # no state: the whole history is replayed from its CREATE TABLEs, findings kept for pending files
         parsed = parse_plan(plan, read=read)
@@ -341,6 +350,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
     def lint_steps(steps) -> list:
         run = replay(Parsed(parsed.sources, parsed.files, list(steps), parsed.deployments), initial, catalog_kind=cfg.catalog_kind)
         run.result.absent = absent
+        run.result.stats = stats
         return only_pending(lint_run(run, rules), run, plan)
 
     findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from icelint.fix import Fix
+    from icelint.model.stats import Impact
 
 
 class Severity(str, Enum):
@@ -39,6 +40,7 @@ class Finding:
     statement_index: int = 0
     suppressed_reason: str | None = field(default=None, compare=False)
     fix: Fix | None = field(default=None, compare=False)  # the safe alternative as edits (icelint/fix.py)
+    impact: Impact | None = field(default=None, compare=False)  # the data at stake (model/stats.py)
 
     @property
     def sort_key(self) -> tuple:
@@ -61,6 +63,7 @@ class Finding:
             "message": self.message,
             "help": self.help,
             "fix": self.fix.to_json() if self.fix is not None else None,
+            "impact": self.impact.to_json() if self.impact is not None else None,
         }
 
 

@@ -181,7 +181,7 @@ def test_unknown_rule_is_exit_2(work: Path, flag: str) -> None:
 FINDING_TYPES = {
     "rule": str, "name": str, "severity": str, "path": str, "line": int, "column": int, "end_line": int,
     "end_column": int, "table": (str, type(None)), "column_path": (str, type(None)), "field_id": (int, type(None)),
-    "message": str, "help": (str, type(None)), "fix": (dict, type(None)),
+    "message": str, "help": (str, type(None)), "fix": (dict, type(None)), "impact": (dict, type(None)),
 }  # fmt: skip
 
 

@@ -66,6 +66,7 @@ class ReplayResult:
     missing: set[str] = field(default_factory=set)  # referenced but never created, and no state given
     unknown_why: dict[str, str] = field(default_factory=dict)  # key → why its schema cannot be known
     absent: dict[str, str] = field(default_factory=dict)  # key → the state source asked that lacks it (set by the caller)
+    stats: object = None  # the data counts of the states (sources/table_stats.StatsProvider; set by the caller)
 
 
 class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):

@@ -220,6 +220,7 @@ class RuleContext:
         column: str | None = None,
         field_id: int | None = None,
         severity: Severity | None = None,
+        impact=None,  # model.stats.Impact: the data at stake (rules/_impact.py)
     ) -> Finding:
         sp = span or self.outcome.step.span
         return Finding(
@@ -237,6 +238,7 @@ class RuleContext:
             column_path=column,
             field_id=field_id,
             statement_index=self.outcome.step.index,
+            impact=impact,
         )
 
 

@@ -31,6 +31,7 @@ from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules import _help_columns
 from icelint.rules._base import Rule, RuleContext
+from icelint.rules._impact import impact
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -38,12 +39,15 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return
     for c in ctx.changes:
         if isinstance(c, ch.CreateTable) and (c.or_replace or c.replace_only):
+            imp = impact(ctx, ctx.before)
             yield ctx.finding(
                 RULE,
                 f"`{ctx.table_name}` already exists: replacing it empties the current snapshot (readers see no rows), "
-                "and only columns with the same name keep their field ids",
+                "and only columns with the same name keep their field ids"
+                + (f"; {imp.table_phrase()}" if imp is not None and imp.known else ""),
                 _help_columns.replace_table_help(ctx),
                 span=ctx.commit.table_span if ctx.commit else None,
+                impact=imp,
             )
 
 

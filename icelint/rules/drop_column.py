@@ -5,7 +5,9 @@ Flags `DROP COLUMN(S)` on a table that holds data: its current snapshot has rows
 it, or it existed at a deployment (an applied migration, or an earlier file of a folder checked
 without a state: pipelines write tables between deployments). Only a table icelint can prove empty
 is left alone: created in the same pending batch with nothing written since, or a state whose
-current snapshot is absent or holds 0 records.
+current snapshot is absent or holds 0 records; and so is a column that the manifests of the table's
+current snapshot prove holds no non-null value. The message says how many values the column holds,
+counted from those manifests when the state source reaches them (`--stats-budget`).
 
 ## Why is this bad?
 The values stay in the data files, but no current reader can see them any more: only time travel
@@ -37,6 +39,7 @@ from icelint.findings import Finding, Severity
 from icelint.rules import _help_columns
 from icelint.model.data import describe
 from icelint.rules._base import Rule, RuleContext, has_data
+from icelint.rules._impact import impact, is_empty_column
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -52,14 +55,19 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if f is None or f.id not in removed:
             continue
         name = removed[f.id]
+        imp = impact(ctx, ctx.before, f.id)
+        if is_empty_column(imp):
+            continue  # no data file holds a value of it: nothing is hidden
+        why = imp.column_phrase(f.id) if imp is not None and imp.known else describe(ctx.before)
         yield ctx.finding(
             RULE,
             f"`{ctx.table_name}`: dropping `{name}` (field id {f.id}) hides its values in every existing data file from "
-            f"current readers; only time travel to older snapshots still shows them; {describe(ctx.before)}",
+            f"current readers; only time travel to older snapshots still shows them; {why}",
             _help_columns.drop_aside_help(ctx, f.id),
             span=c.span,
             column=name,
             field_id=f.id,
+            impact=imp,
         )
 
 

@@ -38,6 +38,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules._base import Rule, RuleContext, has_data
+from icelint.rules._impact import impact
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -57,10 +58,14 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                     "it fails, and its snapshot history is no longer reachable through the catalog (the files stay, "
                     "orphaned, until deleted)"
                 )
+            imp = impact(ctx, ctx.before)
+            if imp is not None and imp.known:
+                msg += f"; {imp.table_phrase()}"
             yield ctx.finding(
                 RULE,
                 msg,
-                f"drop a table in a migration of its own, after every reader of `{table}` has moved away; if its rows may "
+                impact=imp,
+                help=f"drop a table in a migration of its own, after every reader of `{table}` has moved away; if its rows may "
                 f"be needed later, copy them first, in an earlier migration, to a table such as `{table}_backup` "
                 f"(CREATE TABLE AS SELECT from `{table}`)",
                 span=_table_span(ctx, c),
@@ -78,11 +83,13 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             if has_data(ctx.before) is False:
                 continue
             what = "TRUNCATE TABLE" if c.kind.startswith("truncate") else "DELETE without WHERE"
+            imp = impact(ctx, ctx.before)
             yield ctx.finding(
                 RULE,
                 f"`{table}`: {what} removes every row: current readers see an empty table (older snapshots keep "
-                "the rows only until they expire)",
-                "delete only the rows that must go (DELETE with a WHERE clause); if the table must really be emptied, "
+                "the rows only until they expire)" + (f"; {imp.table_phrase()}" if imp is not None and imp.known else ""),
+                impact=imp,
+                help="delete only the rows that must go (DELETE with a WHERE clause); if the table must really be emptied, "
                 "do it as a reviewed operation, not in a schema migration",
                 span=_table_span(ctx, c),
             )

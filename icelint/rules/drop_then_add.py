@@ -6,9 +6,12 @@ into the freed name) when the name `x` was last held by a column that has since 
 migration, in an earlier file of the folder, or in an older schema of the table's metadata, on a table
 that holds data. A table holds data unless icelint can prove it empty: its current snapshot has rows,
 the scripts wrote it, or it existed at a deployment (an applied migration, or an earlier file of a
-folder checked without a state: pipelines write tables between deployments). The same statements on
-a table proven empty are `drop-then-add-empty` (ICE015); renaming a backfilled column into the freed
-name is `rename-into-dropped-name` (ICE016).
+folder checked without a state: pipelines write tables between deployments). The message says how
+many non-null values the dropped field id holds, counted from the manifests of the table's current
+snapshot when the state source reaches them (`--stats-budget`). The same statements on a table
+proven empty, or where those counts prove the dropped field id holds no value, are
+`drop-then-add-empty` (ICE015); renaming a backfilled column into the freed name is
+`rename-into-dropped-name` (ICE016).
 
 ## Why is this bad?
 Iceberg binds columns by field id, not by name. The re-added column gets a new field id, so every
@@ -45,8 +48,10 @@ from typing import Iterator, NamedTuple
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.data import describe
+from icelint.model.stats import Impact
 from icelint.rules import _help_columns, _positions
 from icelint.rules._base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
+from icelint.rules._impact import impact, is_empty_column
 
 DATA, EMPTY, RENAME = "data", "empty", "rename"  # which rule a re-use of a freed name belongs to
 
@@ -60,6 +65,7 @@ class Readd(NamedTuple):
     is_new: bool  # added (or re-added by REPLACE COLUMNS); False: renamed into the name
     old: FormerField
     replacing: bool
+    impact: Impact | None = None  # what the dropped field id holds (rules/_impact.py)
 
 
 def readds(ctx: RuleContext) -> list[Readd]:
@@ -92,13 +98,16 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
                 holders = [h for h in holders if h.field_id != old.id] + [FormerField(old.id, dotted, "by this statement")]
         if not holders:
             continue
+        imp = None
         if is_new:
-            kind = EMPTY if data is False else DATA
+            imp = impact(ctx, ctx.after, holders[-1].field_id)
+            kind = EMPTY if data is False or is_empty_column(imp) else DATA
         elif ctx.history.unwritten_since_added(f.id, ctx.before) and data is not False:
             kind = DATA
+            imp = impact(ctx, ctx.after, holders[-1].field_id)
         else:
             kind = RENAME
-        yield Readd(kind, path, f.id, is_new, holders[-1], replacing)
+        yield Readd(kind, path, f.id, is_new, holders[-1], replacing, imp)
 
 
 def last_dropped(holders, after) -> list:
@@ -138,7 +147,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         dotted = ".".join(r.path)
         old = r.old
         table = ctx.table_name
-        why = describe(ctx.after)
+        why = r.impact.column_phrase(old.field_id) if r.impact is not None and r.impact.known else describe(ctx.after)
         if r.is_new:
             msg = (
                 f"`{table}`: this re-adds `{dotted}` as field id {r.field_id}, but `{old.path}` was field id {old.field_id} "
@@ -155,7 +164,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 f"visible only to time travel); {why}"
             )
         span = span_for(ctx, r.path)
-        yield ctx.finding(RULE, msg, readd_help(ctx, r), span=span, column=dotted, field_id=r.field_id)
+        yield ctx.finding(RULE, msg, readd_help(ctx, r), span=span, column=dotted, field_id=r.field_id, impact=r.impact)
 
 
 RULE = Rule("ICE001", "drop-then-add", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

@@ -4,7 +4,9 @@
 Flags `ADD COLUMN x` (and `ADD COLUMNS`, `REPLACE COLUMNS`) when the name `x` was last held by a
 column that has since been dropped, on a table icelint can prove holds no rows: created earlier in
 the same pending batch with nothing written since, or a state whose current snapshot is absent or
-holds 0 records. On a table that holds data the same statements are `drop-then-add` (ICE001).
+holds 0 records; or where the manifests of the table's current snapshot prove that the dropped field
+id holds no non-null value (every data file counts 0 values, or was written without the field). On
+a table that holds data the same statements are `drop-then-add` (ICE001).
 
 ## Why is this bad?
 Nothing is lost now, because no data file holds a value. But the statements only work because the
@@ -47,13 +49,17 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             continue
         dotted = ".".join(r.path)
         old = r.old
+        if ctx.after is not None and ctx.after.has_data and r.impact is not None:  # the counts say the column is empty
+            because, rows = r.impact.column_phrase(old.field_id), f"values in `{old.path}`"
+        else:
+            because, rows = describe(ctx.after), "rows"
         msg = (
             f"`{ctx.table_name}`: this re-adds `{dotted}` as field id {r.field_id}, but `{old.path}` was field id "
-            f"{old.field_id} (dropped {old.where}); nothing is lost now, because {describe(ctx.after)}, but against a "
-            f"table with rows the same statements would make every existing row read NULL in `{dotted}`"
+            f"{old.field_id} (dropped {old.where}); nothing is lost now, because {because}, but against a "
+            f"table with {rows} the same statements would make every existing row read NULL in `{dotted}`"
         )
         span = span_for(ctx, r.path)
-        yield ctx.finding(RULE, msg, readd_help(ctx, r), span=span, column=dotted, field_id=r.field_id)
+        yield ctx.finding(RULE, msg, readd_help(ctx, r), span=span, column=dotted, field_id=r.field_id, impact=r.impact)
 
 
 RULE = Rule("ICE015", "drop-then-add-empty", Severity.WARNING, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

@@ -77,6 +77,7 @@ from icelint.rules._base import (
     error_owner,
 )
 from icelint.rules import old_partition_source_drop, partition_source_rename, partition_source_widening
+from icelint.rules._impact import impact
 
 
 # the changes that can drop, retype or rename a partition source
@@ -133,6 +134,9 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                         "Iceberg runtimes before 1.10 (Athena's 1.4.2, older Trino and Spark) fail to read the table"
                     )
                     rule = old_partition_source_drop.RULE
+                imp = impact(ctx, before, fid)
+                if imp is not None and imp.known:
+                    msg += f"; the table {imp.table_phrase()[3:]}"
                 yield ctx.finding(
                     rule,
                     msg,
@@ -141,6 +145,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                     span=c.span,
                     column=name,
                     field_id=fid,
+                    impact=imp,
                 )
         elif isinstance(c, (ch.UpdateColumnType, ch.HiveChangeColumn)):
             f_before = ctx.field_before(c.path)

@@ -43,6 +43,7 @@ class StateOptions:
     catalog: str | None = None  # a pyiceberg catalog name
     table_uuid: str | None = None  # only metadata files of this table-uuid (table dirs, warehouse)
     verbose: bool = False  # say which file was chosen for each table, and why (stderr)
+    stats_budget: float = 10.0  # seconds a run may spend reading manifests (--stats-budget)
     log: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
 
     def has_source(self) -> bool:
@@ -279,6 +280,10 @@ def load_states(opts: StateOptions) -> States:
 
     for arg in opts.metadata:
         name, path = split_named(arg)
+        if path.endswith(".stats.json"):  # the data counts `icelint snapshot` writes beside a metadata file
+            if log:
+                log(f"{path}: skipped (a stats sidecar, read with its metadata file)")
+            continue
         if "://" in path and not path.lower().startswith("file:") and opts.catalog and props is None:
             # remote files are read with the FileIO properties (credentials) of the configured catalog
             from icelint.sources.catalog import ReadOnlyCatalog

@@ -51,6 +51,10 @@ _OPTIONS = (
         help="With --table-dir/--warehouse: only metadata files whose table-uuid is UUID.",
     ),
     click.option(
+        "--stats-budget", "stats_budget", type=click.FloatRange(min=0), default=10.0, show_default=True, metavar="SECONDS",
+        help="Time a run may spend reading manifests for the data counts of its findings; past it they are unknown.",
+    ),
+    click.option(
         "-v", "--verbose", is_flag=True,
         help="Say which metadata file was chosen for each table, and why, and which files of folders were skipped (on stderr).",
     ),
@@ -68,6 +72,7 @@ def state_options(f: Callable) -> Callable:
             catalog=kwargs.pop("catalog", None),
             table_uuid=kwargs.pop("table_uuid", None),
             verbose=bool(kwargs.pop("verbose", False)),
+            stats_budget=float(kwargs.pop("stats_budget", 10.0)),
         )
         return f(*args, **kwargs)
 
@@ -129,6 +134,7 @@ def merge_state_options(flags: StateOptions, config: StateOptions | None) -> Sta
         config,
         table_uuid=flags.table_uuid or config.table_uuid,
         verbose=flags.verbose or config.verbose,
+        stats_budget=flags.stats_budget,
         log=flags.log or config.log,
     )
 

@@ -5,6 +5,12 @@ order, same values), pretty-printed with two-space indentation: the same source 
 `--metadata snapshots/db.events.metadata.json` (or a shell glob over the folder) then names the table
 by itself. `--check` writes nothing and exits 1 when a committed snapshot differs from the source:
 compared as JSON values, so key order and formatting do not count.
+
+Next to each metadata file, `snapshots/db.events.stats.json` (the sidecar, `model/stats.py`) keeps
+the data counts of the current snapshot, read from its manifests, so that `check --metadata` can say
+how much data a finding puts at stake without reaching the table's files. When the manifests cannot
+be read, the sidecar is not written and the reason is printed (not an error); `--check` compares the
+metadata files only.
 """
 
 from __future__ import annotations
@@ -69,12 +75,14 @@ def run_snapshot(
             "(or set catalog/warehouse/metadata in [tool.icelint])"
         )
     keys = list(dict.fromkeys(table_key(t) for t in tables))
-    resolved = load_states(opts).resolve(keys, [])
+    states = load_states(opts)
+    resolved = states.resolve(keys, [])
     missing = [k for k in keys if k not in resolved]
     if missing:
         raise InputError(f"{', '.join(missing)}: no such table in the given state sources")
     out_dir = Path(out)
     results: list[SnapshotResult] = []
+    notes: dict[str, str | None] = {}  # key → what became of its stats sidecar
     for key in keys:
         state = resolved[key]
         path = out_dir / snapshot_name(key)
@@ -86,6 +94,7 @@ def run_snapshot(
             old = path.read_text(encoding="utf-8") if path.is_file() else None
             if old == text:
                 results.append(SnapshotResult(key, path, "unchanged", state.origin))
+                notes[key] = _write_sidecar(states, key, state, out_dir)
                 continue
             out_dir.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(path.name + ".tmp")
@@ -94,6 +103,7 @@ def run_snapshot(
         except OSError as e:
             raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
         results.append(SnapshotResult(key, path, "written", state.origin))
+        notes[key] = _write_sidecar(states, key, state, out_dir)
     failing = False
     for r in results:
         if r.status == "written":
@@ -105,9 +115,32 @@ def run_snapshot(
         else:
             failing = True
             echo(scrub(f"{r.path}: {r.detail}"))
+        if notes.get(r.key):
+            echo(scrub(notes[r.key]))
     if check and failing:
         echo("snapshots are out of date: run `icelint snapshot` without --check to update them")
     return EXIT_DIFFERS if failing else EXIT_OK
+
+
+def _write_sidecar(states, key: str, state: LoadedState, out_dir: Path) -> str | None:
+    """`<key>.stats.json`: the counts of the state's current snapshot (unbounded: no budget here)."""
+    from icelint.model.stats import dumps_sidecar, sidecar_path
+    from icelint.sources.table_stats import provider_for
+
+    path = Path(sidecar_path(str(out_dir / snapshot_name(key))) or "")
+    got = provider_for(states, {key: state}, float("inf")).stats(key)
+    if isinstance(got, str):
+        return f"{path}: not written: the data counts are unknown ({got})"
+    text = dumps_sidecar(got, key)
+    try:
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            return None
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as e:
+        raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
+    return f"{path}: written ({got.records} records in {got.data_files} data files, snapshot {got.snapshot_id})"
 
 
 def _compare(key: str, path: Path, state: LoadedState, text: str) -> SnapshotResult:

@@ -7,6 +7,7 @@ from typing import Callable, Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.fix import Fix
 from icelint.lazy import cached_property
 from icelint.model.diff import SchemaDiff, diff
 from icelint.model.table import LazySchema, Schema, TableMetadata
@@ -220,6 +221,7 @@ class RuleContext:
         column: str | None = None,
         field_id: int | None = None,
         severity: Severity | None = None,
+        fix: Fix | None = None,
     ) -> Finding:
         sp = span or self.outcome.step.span
         return Finding(
@@ -237,6 +239,7 @@ class RuleContext:
             column_path=column,
             field_id=field_id,
             statement_index=self.outcome.step.index,
+            fix=fix,
         )
 
 

@@ -34,6 +34,16 @@ ALTER TABLE db.events ADD COLUMN payload binary;
 Then backfill `payload` from `payload_old`, switch readers, and drop `payload_old` in a later
 migration. To keep the same type, a rename alone is enough: it is metadata-only and free.
 
+## Fix
+When the `DROP COLUMN` is an earlier statement of the same file, it becomes `RENAME COLUMN x TO
+x_old` (a name no current or former column holds; other columns of a `DROP COLUMNS` are still
+dropped), so that the `ADD COLUMN` makes the new column and the old values stay readable: unsafe,
+because the old column stays (backfill, switch readers, drop it in a later migration).
+`REPLACE COLUMNS (...)` becomes the net `ADD` / `DROP` / `RENAME` / `ALTER COLUMN` statements that
+give the listed columns while keeping every field id that can be kept: safe when the listed schema
+is reached by name, unsafe when a column is taken as renamed because it has the position and type of
+an unlisted one. No fix when a listed column cannot keep its id (an illegal type change, NOT NULL).
+
 ## References
 - Iceberg spec, "Schema Evolution": columns are tracked by id
 """
@@ -45,7 +55,7 @@ from typing import Iterator, NamedTuple
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.data import describe
-from icelint.rules import _help_columns, _positions
+from icelint.rules import _fixes, _help_columns, _positions
 from icelint.rules._base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
 
 DATA, EMPTY, RENAME = "data", "empty", "rename"  # which rule a re-use of a freed name belongs to
@@ -131,6 +141,27 @@ def readd_help(ctx: RuleContext, r: Readd) -> str:
     return _help_columns.readd_help(ctx, r.path, r.field_id, r.old, r.is_new)
 
 
+def readd_fix(ctx: RuleContext, r: Readd, help_: str):
+    """REPLACE COLUMNS: the net ALTER statements (`_fixes.replace_columns_fix`); a re-add whose drop is an
+    earlier statement of the same file: that drop renames the old column aside instead (unsafe: it stays)."""
+    if r.replacing:
+        return _fixes.replace_columns_fix(ctx, help_)
+    if not r.is_new:
+        return None
+    drop = _help_columns.drop_outcome(ctx, r.old.field_id)
+    if drop is None:
+        return None
+    fix = _fixes.from_help(ctx, help_, _fixes.UNSAFE, "", elsewhere=True)
+    if fix is None:
+        return None
+    aside = fix.edits[0].content.split(" TO ", 1)[-1].split(";", 1)[0].strip()
+    message = (
+        f"Rename `{r.old.path}` aside to {aside} instead of dropping it, so that its values stay readable "
+        f"(the column stays: backfill `{'.'.join(r.path)}` from it and drop it in a later migration)"
+    )
+    return _fixes.Fix(fix.applicability, message, fix.edits)
+
+
 def check(ctx: RuleContext) -> Iterator[Finding]:
     for r in readds(ctx):
         if r.kind != DATA:
@@ -155,7 +186,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 f"visible only to time travel); {why}"
             )
         span = span_for(ctx, r.path)
-        yield ctx.finding(RULE, msg, readd_help(ctx, r), span=span, column=dotted, field_id=r.field_id)
+        help_ = readd_help(ctx, r)
+        yield ctx.finding(RULE, msg, help_, span=span, column=dotted, field_id=r.field_id, fix=readd_fix(ctx, r, help_))
 
 
 RULE = Rule("ICE001", "drop-then-add", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

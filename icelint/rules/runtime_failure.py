@@ -29,7 +29,8 @@ A Hive-style `CHANGE COLUMN a b type` that renames: `RENAME COLUMN a TO b`, then
 type` / `COMMENT` / `FIRST | AFTER` where it asks for them; safe, it does exactly what was asked.
 `CHANGE COLUMN ... NOT NULL` on an optional column: the same without `NOT NULL` (unsafe: the column
 stays optional). Dropping an identifier field or a column of the write order: the identifier fields
-or the sort order changed first, then the drop (unsafe: upserts or file layout change).
+or the sort order changed first, then the drop; display-only, because it makes a drop succeed that
+failed (the column and its values go) and changes what upserts key on or how files are laid out.
 
 ## References
 - Spark 3.5 `CheckAnalysis`, Iceberg `SchemaUpdate` validation messages
@@ -131,9 +132,9 @@ def _fix(ctx: RuleContext, e, help_: str | None):
             return _fixes.from_help(ctx, help_, _fixes.SAFE, "Rename with RENAME COLUMN, then change the type, comment and position with ALTER COLUMN")
         return _fixes.from_help(ctx, help_, _fixes.UNSAFE, f"Leave out NOT NULL: `{e.column or 'the column'}` stays optional")
     if e.kind == "identifier" and help_:
-        return _fixes.from_help(ctx, help_, _fixes.UNSAFE, "Change the identifier fields first, then run the statement")
+        return _fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, "Change the identifier fields first, then run the statement")
     if e.kind == "sort-order" and help_:
-        return _fixes.from_help(ctx, help_, _fixes.UNSAFE, "Change the sort order first, then run the statement")
+        return _fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, "Change the sort order first, then run the statement")
     return None
 
 

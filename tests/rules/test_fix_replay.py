@@ -124,6 +124,13 @@ def adapt_later(g: Finding, chosen: list[Finding]) -> bool:
 
 def fix_problems(inp: Input) -> tuple[list[str], int]:
     """Every way applying the fixes fails, and how many fixes were applied."""
+    _, applied, problems = apply_fix_passes(inp)
+    return problems, len(applied)
+
+
+def apply_fix_passes(inp: Input) -> tuple[tuple[tuple[str, str], ...], list[Fix], list[str]]:
+    """The input's files with every applicable fix applied (pass after pass), the fixes applied, and
+    every way that failed."""
     files = inp.files
     run0, found0 = lint_run(inp, files)
     problems: list[str] = []
@@ -155,7 +162,7 @@ def fix_problems(inp: Input) -> tuple[list[str], int]:
         problems.append(f"fixes still offered after {MAX_PASSES} passes: {[f.rule for f in first_fix_per_table(inp, current)]}")
     if applied and not problems:
         problems += field_id_problems(run0, run1, applied)
-    return problems, len(applied)
+    return files, applied, problems
 
 
 FIXED = Counter()

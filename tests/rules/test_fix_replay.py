@@ -12,7 +12,10 @@ with `icelint.fix.apply_fixes`, the files are replayed and linted again, and:
   rejects because a fixed statement that Spark rejected now runs (`adapt_later`);
 - field ids are kept: every field id of the original final schema that the table had before the
   migration (in its state, or from the statement creating it) is in the fixed final schema, under
-  the same name unless an applied fix renames it (its edit says `RENAME COLUMN ... TO <name>`).
+  the same name unless an applied fix renames it (its edit says `RENAME COLUMN ... TO <name>`);
+- a table whose fixes were all safe rewrites of statements Spark accepted (REPLACE COLUMNS, char/
+  varchar) ends with exactly the original's columns (names, types, nullability, docs, order): the
+  fix changes the field ids kept, nothing else.
 
 Fixes are computed against the replayed state of the original migration, and most of them change
 that state (a rejected statement now runs), so a later fix on the same table may be stale: each
@@ -31,6 +34,7 @@ from icelint import suppress
 from icelint.findings import Finding, Severity
 from icelint.fix import Applicability, Fix, apply_fixes
 from icelint.pipeline import parse_sources, replay
+from icelint.replay.engine import table_key
 from icelint.rules import ALL_RULES
 from icelint.source import SourceFile
 from icelint.sources import StateOptions, load_states
@@ -85,6 +89,24 @@ def first_schemas(run) -> dict[str, object]:
     return out
 
 
+def shape(schema) -> list[tuple]:
+    """A schema without its field ids: every field's path, type, nullability and doc, in order."""
+    return [(tuple(p.lower() for p in path), str(f.type), f.required, f.doc or None) for path, f in schema.all_fields()]
+
+
+def schema_problems(run0, run1, exact_tables: set[str]) -> list[str]:
+    """Tables whose fixes were all safe rewrites of accepted statements must reach the same columns."""
+    problems = []
+    for table in exact_tables:
+        m0, m1 = run0.result.tables.get(table), run1.result.tables.get(table)
+        if m0 is None or m1 is None:
+            continue
+        a, b = shape(m0.schema), shape(m1.schema)
+        if a != b:
+            problems.append(f"{table}: safe fixes changed the columns: {[x for x in a if x not in b]} -> {[x for x in b if x not in a]}")
+    return problems
+
+
 def field_id_problems(run0, run1, applied: list[Fix]) -> list[str]:
     problems = []
     first = first_schemas(run0)
@@ -135,6 +157,7 @@ def apply_fix_passes(inp: Input) -> tuple[tuple[tuple[str, str], ...], list[Fix]
     run0, found0 = lint_run(inp, files)
     problems: list[str] = []
     applied: list[Fix] = []
+    exact: dict[str, bool] = {}  # table → only safe fixes of statements Spark accepted
     current = found0
     for _ in range(MAX_PASSES):
         chosen = first_fix_per_table(inp, current)
@@ -145,6 +168,9 @@ def apply_fix_passes(inp: Input) -> tuple[tuple[tuple[str, str], ...], list[Fix]
             by_path.setdefault(f.path, []).append(f.fix)
         files = apply_to_files(files, by_path)
         applied += [f.fix for f in chosen]
+        for f in chosen:
+            t = table_key(f.table or "")
+            exact[t] = exact.get(t, True) and f.fix.applicability is Applicability.SAFE and f.rule not in REJECTED_RULES
         run1, after = lint_run(inp, files)
         before_keys = Counter(key(f) for f in reviewed(inp, current))
         after_keys = Counter(key(f) for f in reviewed(inp, after))
@@ -162,6 +188,7 @@ def apply_fix_passes(inp: Input) -> tuple[tuple[tuple[str, str], ...], list[Fix]
         problems.append(f"fixes still offered after {MAX_PASSES} passes: {[f.rule for f in first_fix_per_table(inp, current)]}")
     if applied and not problems:
         problems += field_id_problems(run0, run1, applied)
+        problems += schema_problems(run0, run1, {t for t, ok in exact.items() if ok})
     return files, applied, problems
 
 

@@ -67,7 +67,7 @@ def replace_columns_fix(ctx, help_text: str) -> Fix | None:
     fix = from_help(ctx, help_text, SAFE, "")
     if fix is None:
         return None
-    renames = [m for m in re.finditer(r"RENAME COLUMN (\S+) TO (\S+)", fix.edits[0].content) if m[1].split(".")[-1].lower() != m[2].lower()]
+    renames = [m for m in re.finditer(r"RENAME COLUMN (\S+) TO ([^\s;]+)", fix.edits[0].content) if m[1].split(".")[-1].lower() != m[2].lower()]
     if renames:
         pairs = ", ".join(f"{m[1]} → {m[2]}" for m in renames)
         return Fix(UNSAFE, f"Change the columns in place, keeping field ids; taken as renames (same position and type): {pairs}", fix.edits)

@@ -7,6 +7,7 @@ from typing import Callable, Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.fix import Fix
 from icelint.lazy import cached_property
 from icelint.model.diff import SchemaDiff, diff
 from icelint.model.table import LazySchema, Schema, TableMetadata
@@ -221,6 +222,7 @@ class RuleContext:
         field_id: int | None = None,
         severity: Severity | None = None,
         impact=None,  # model.stats.Impact: the data at stake (rules/_impact.py)
+        fix: Fix | None = None,
     ) -> Finding:
         sp = span or self.outcome.step.span
         return Finding(
@@ -239,6 +241,7 @@ class RuleContext:
             field_id=field_id,
             statement_index=self.outcome.step.index,
             impact=impact,
+            fix=fix,
         )
 
 

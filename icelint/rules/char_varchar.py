@@ -20,6 +20,10 @@ CREATE TABLE db.countries (id bigint, iso_code char(2)) USING iceberg;
 CREATE TABLE db.countries (id bigint, iso_code string) USING iceberg;
 -- enforce the length where the data is written (a CHECK in the pipeline, or a dbt test)
 ```
+
+## Fix
+A statement that adds one top-level column: the same `ADD COLUMN` with `string`. Safe: Iceberg
+stores `string` either way, so the table metadata is the same.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules._base import Rule, RuleContext
+from icelint.rules import _fixes
 from icelint.rules._help import column_sql, sql, table_sql
 from icelint.syntax.ast import SqlType
 
@@ -47,9 +52,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                     f"`{ctx.table_name}`: `{'.'.join(where)}` is declared {inner.name}{n}, but Iceberg stores it as "
                     "`string`: the length is not kept in the table metadata, and other writers and readers neither "
                     "know nor enforce it",
-                    _help(ctx, c, where),
+                    help_ := _help(ctx, c, where),
                     span=inner.span or span,
                     column=".".join(where),
+                    fix=_fixes.from_help(ctx, help_, _fixes.SAFE, f"Declare `{'.'.join(where)}` as string (what Iceberg stores anyway)"),
                 )
 
 

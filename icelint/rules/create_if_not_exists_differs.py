@@ -23,6 +23,11 @@ CREATE TABLE db.prefs (user_id bigint, theme string) USING iceberg;
 ALTER TABLE db.prefs ADD COLUMN locale string;
 ```
 
+## Fix
+Display-only: the `ALTER TABLE` statements that turn the existing columns into the ones written. In
+an environment where the table does not exist yet, the `CREATE TABLE` is what must run, so `--fix`
+never replaces it.
+
 ## References
 - Spark 3.5 `CreateTableExec` (`ifNotExists`: no-op when the table exists)
 """
@@ -33,6 +38,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.rules import _fixes
 from icelint.rules._base import Rule, RuleContext
 
 
@@ -52,8 +58,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             RULE,
             f"`{table}` already exists, so this CREATE TABLE IF NOT EXISTS does nothing and later statements run "
             f"against the existing table, whose columns differ from the ones written here: {'; '.join(differences)}",
-            _help(table, c, ctx.before.schema),
+            help_ := _help(table, c, ctx.before.schema),
             span=_span(c, ctx.before.schema) or (ctx.commit.table_span if ctx.commit is not None else None),
+            fix=_fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, "Change the existing table's columns with ALTER TABLE statements"),
         )
 
 

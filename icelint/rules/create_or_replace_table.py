@@ -21,6 +21,11 @@ CREATE TABLE db.settings (id bigint, theme string) USING iceberg;
 INSERT INTO db.settings VALUES (1, 'dark');
 ALTER TABLE db.settings ADD COLUMN locale string;
 ```
+
+## Fix
+When the new definition has the same partitioning and every column can keep its field id: the net
+`ADD` / `DROP` / `RENAME` / `ALTER COLUMN` statements instead of the replace. Unsafe, because the
+rows then stay (which is the point) and table properties of the new definition are not carried over.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
-from icelint.rules import _help_columns
+from icelint.rules import _fixes, _help_columns
 from icelint.rules._base import Rule, RuleContext
 from icelint.rules._impact import impact
 
@@ -45,9 +50,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 f"`{ctx.table_name}` already exists: replacing it empties the current snapshot (readers see no rows), "
                 "and only columns with the same name keep their field ids"
                 + (f"; {imp.table_phrase()}" if imp is not None and imp.known else ""),
-                _help_columns.replace_table_help(ctx),
+                help_ := _help_columns.replace_table_help(ctx),
                 span=ctx.commit.table_span if ctx.commit else None,
                 impact=imp,
+                fix=_fixes.from_help(ctx, help_, _fixes.UNSAFE, "Change only what differs with ALTER TABLE statements: the rows and field ids stay"),
             )
 
 

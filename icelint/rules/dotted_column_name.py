@@ -21,6 +21,11 @@ CREATE TABLE db.visits (id bigint, `utm.source` string) USING iceberg;
 ```sql
 CREATE TABLE db.visits (id bigint, utm_source string) USING iceberg;
 ```
+
+## Fix
+A rename or a statement that adds one top-level column: the same with the dots replaced by `_`.
+Display-only: the column gets another name than the one written, and later statements and readers
+must use it.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules._base import Rule, RuleContext
+from icelint.rules import _fixes
 from icelint.rules._help import column_sql, free_name, sql, table_sql
 
 
@@ -52,10 +58,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             f"`{ctx.table_name}`: column `{f.name}` (field id {f.id}) has a dot in its name: written without backticks, "
             f"readers and DDL take `{'.'.join(path)}` for the field `{f.name.split('.')[-1]}` of a struct "
             f"`{'.'.join(path[:-1] + tuple(f.name.split('.')[:-1]))}`",
-            _help(ctx, f.id, fixed, quoted),
+            help_ := _help(ctx, f.id, fixed, quoted),
             span=spans.get(f.name.lower()),
             column=".".join(path),
             field_id=f.id,
+            fix=_fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, "Name the column without a dot: readers and later statements must use the new name"),
         )
 
 
@@ -64,7 +71,7 @@ def _help(ctx: RuleContext, field_id: int, fixed: str, quoted: str) -> str:
     if before is not None:  # a rename: rename to a name without a dot instead
         path = ctx.before.schema.path_of(field_id) or (before.name,)
         old = ".".join(f"`{p}`" if "." in p else p for p in path)
-        return f"rename it to a name without a dot instead: `ALTER TABLE {ctx.table_name} RENAME COLUMN {old} TO {fixed}`"
+        return f"rename it to a name without a dot instead: {sql(f'ALTER TABLE {table_sql(ctx.table_name)} RENAME COLUMN {old} TO {fixed}')}"
     adds = [c for c in ctx.changes if isinstance(c, ch.AddColumn)]
     if len(ctx.changes) == 1 and len(adds) == 1 and len(adds[0].column.path) == 1 and ctx.after is not None:
         spec = adds[0].column

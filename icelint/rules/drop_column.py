@@ -28,6 +28,10 @@ INSERT INTO db.events VALUES (1, 'a');
 ALTER TABLE db.events RENAME COLUMN payload TO payload_deprecated;
 -- drop it in a later migration, once no reader or job uses it
 ```
+
+## Fix
+Display-only: the `DROP COLUMN` renamed aside (`RENAME COLUMN x TO x_deprecated`, other columns of
+the statement still dropped). Dropping may be exactly what was meant, so `--fix` never applies it.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
-from icelint.rules import _help_columns
+from icelint.rules import _fixes, _help_columns
 from icelint.model.data import describe
 from icelint.rules._base import Rule, RuleContext, has_data
 from icelint.rules._impact import impact, is_empty_column
@@ -63,11 +67,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             RULE,
             f"`{ctx.table_name}`: dropping `{name}` (field id {f.id}) hides its values in every existing data file from "
             f"current readers; only time travel to older snapshots still shows them; {why}",
-            _help_columns.drop_aside_help(ctx, f.id),
+            help_ := _help_columns.drop_aside_help(ctx, f.id),
             span=c.span,
             column=name,
             field_id=f.id,
             impact=imp,
+            fix=_fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, f"Rename `{name}` aside instead of dropping it; drop it in a later migration"),
         )
 
 

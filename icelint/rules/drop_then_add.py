@@ -37,6 +37,20 @@ ALTER TABLE db.events ADD COLUMN payload binary;
 Then backfill `payload` from `payload_old`, switch readers, and drop `payload_old` in a later
 migration. To keep the same type, a rename alone is enough: it is metadata-only and free.
 
+## Fix
+When the `DROP COLUMN` is an earlier statement of the same file, it becomes `RENAME COLUMN x TO
+x_old` (a name no current or former column holds; other columns of a `DROP COLUMNS` are still
+dropped), so that the `ADD COLUMN` makes the new column and the old values stay readable: unsafe,
+because the old column stays (backfill, switch readers, drop it in a later migration); display-only
+when the table is written after the drop (those rows would have to list the old column too), or
+when the drop is not in the same file (then the display-only fix adds the column under a free name).
+Renaming a column into the freed name: rename it to a free name instead (display-only: later
+statements and readers use the name).
+`REPLACE COLUMNS (...)` becomes the net `ADD` / `DROP` / `RENAME` / `ALTER COLUMN` statements that
+give the listed columns while keeping every field id that can be kept: safe when the listed schema
+is reached by name, unsafe when a column is taken as renamed because it has the position and type of
+an unlisted one. No fix when a listed column cannot keep its id (an illegal type change, NOT NULL).
+
 ## References
 - Iceberg spec, "Schema Evolution": columns are tracked by id
 """
@@ -49,7 +63,7 @@ from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.model.stats import Impact
-from icelint.rules import _help_columns, _positions
+from icelint.rules import _fixes, _help_columns, _positions
 from icelint.rules._base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
 from icelint.rules._impact import impact, is_empty_column
 
@@ -140,6 +154,32 @@ def readd_help(ctx: RuleContext, r: Readd) -> str:
     return _help_columns.readd_help(ctx, r.path, r.field_id, r.old, r.is_new)
 
 
+def readd_fix(ctx: RuleContext, r: Readd, help_: str):
+    """REPLACE COLUMNS: the net ALTER statements (`_fixes.replace_columns_fix`); a re-add whose drop is an
+    earlier statement of the same file: that drop renames the old column aside instead (unsafe: it stays)."""
+    if r.replacing:
+        return _fixes.replace_columns_fix(ctx, help_)
+    if not r.is_new:
+        return _fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, f"Rename it to a name no dropped column had, not `{'.'.join(r.path)}`")
+    drop = _help_columns.drop_outcome(ctx, r.old.field_id)
+    fix = _fixes.from_help(ctx, help_, _fixes.UNSAFE, "", elsewhere=True) if drop is not None else None
+    if fix is None:  # the drop ran earlier (another file, or before this migration): a new name is the way out
+        return _fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, f"Add the new column under another name than `{'.'.join(r.path)}`")
+    aside = fix.edits[0].content.split(" TO ", 1)[-1].split(";", 1)[0].strip()
+    message = (
+        f"Rename `{r.old.path}` aside to {aside} instead of dropping it, so that its values stay readable "
+        f"(the column stays: backfill `{'.'.join(r.path)}` from it and drop it in a later migration)"
+    )
+    writes = any(
+        o.step.index > drop.step.index and o.table == drop.table and any(isinstance(c, ch.WriteData) for c in o.step.changes)
+        for o in ctx.result.outcomes
+        if isinstance(o.step, ch.Commit)
+    )
+    if writes:  # rows written after the drop list one value fewer than the table then has
+        return _fixes.Fix(_fixes.DISPLAY_ONLY, message + "; statements after the drop that write rows must list it too", fix.edits)
+    return _fixes.Fix(fix.applicability, message, fix.edits)
+
+
 def check(ctx: RuleContext) -> Iterator[Finding]:
     for r in readds(ctx):
         if r.kind != DATA:
@@ -164,7 +204,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 f"visible only to time travel); {why}"
             )
         span = span_for(ctx, r.path)
-        yield ctx.finding(RULE, msg, readd_help(ctx, r), span=span, column=dotted, field_id=r.field_id, impact=r.impact)
+        help_ = readd_help(ctx, r)
+        yield ctx.finding(
+            RULE, msg, help_, span=span, column=dotted, field_id=r.field_id, impact=r.impact, fix=readd_fix(ctx, r, help_)
+        )
 
 
 RULE = Rule("ICE001", "drop-then-add", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

@@ -29,6 +29,11 @@ CREATE TABLE db.events (id bigint, payload binary) USING iceberg;
 While the table is new, change its `CREATE TABLE` instead; once it may hold data, rename the old
 column aside (`RENAME COLUMN payload TO payload_old`) before adding the new one.
 
+## Fix
+The same as `drop-then-add` (ICE001): an earlier `DROP COLUMN` of the same file renames the old
+column aside instead (unsafe: it stays), and `REPLACE COLUMNS` becomes the net `ALTER TABLE`
+statements (safe when the listed columns are reached by name).
+
 ## References
 - Iceberg spec, "Schema Evolution": columns are tracked by id
 """
@@ -40,7 +45,7 @@ from typing import Iterator
 from icelint.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
-from icelint.rules.drop_then_add import EMPTY, readd_help, readds, span_for
+from icelint.rules.drop_then_add import EMPTY, readd_fix, readd_help, readds, span_for
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -59,7 +64,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             f"table with {rows} the same statements would make every existing row read NULL in `{dotted}`"
         )
         span = span_for(ctx, r.path)
-        yield ctx.finding(RULE, msg, readd_help(ctx, r), span=span, column=dotted, field_id=r.field_id, impact=r.impact)
+        help_ = readd_help(ctx, r)
+        yield ctx.finding(
+            RULE, msg, help_, span=span, column=dotted, field_id=r.field_id, impact=r.impact, fix=readd_fix(ctx, r, help_)
+        )
 
 
 RULE = Rule("ICE015", "drop-then-add-empty", Severity.WARNING, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

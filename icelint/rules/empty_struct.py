@@ -20,6 +20,10 @@ ALTER TABLE db.devices DROP COLUMN metrics.temp;
 CREATE TABLE db.devices (id bigint, metrics struct<temp: double>) USING iceberg;
 ALTER TABLE db.devices DROP COLUMN metrics;
 ```
+
+## Fix
+Display-only: dropping the whole column that holds the emptied struct (when no later statement adds
+a field to it). That drops more than the statement did, so `--fix` never applies it.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.types import StructType
-from icelint.rules import _help_columns, _positions
+from icelint.rules import _fixes, _help_columns, _positions
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 
 
@@ -49,10 +53,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                     RULE,
                     f"`{ctx.table_name}`: `{name}` (field id {f.id}) is left as an empty struct<>; reads still work, but "
                     "every later write fails with 'Cannot write a schema with an empty group'",
-                    _help_columns.emptied_struct_help(ctx, path, f.id),
+                    help_ := _help_columns.emptied_struct_help(ctx, path, f.id),
                     span=_positions.change_span(ctx, path, prefix=True),
                     column=name,
                     field_id=f.id,
+                    fix=_fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, "Drop the whole column instead of leaving an empty struct"),
                 )
 
 

@@ -25,6 +25,11 @@ ALTER TABLE db.orders ADD COLUMN quantity_str string;
 -- UPDATE db.orders SET quantity_str = CAST(quantity AS string); switch readers; drop quantity later
 ```
 
+## Fix
+Display-only: the help's statements (a new column of the wanted type, backfilled from the old one
+by a cast; for a struct, its fields changed one by one). The new column has another name, so readers
+and writers must change too: `--fix` never applies it.
+
 ## References
 - Iceberg spec, "Schema Evolution" (type promotion)
 - `TypeUtil.isPromotionAllowed` in Iceberg 1.10
@@ -35,7 +40,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.findings import Finding, Severity
-from icelint.rules import _help_columns, _positions
+from icelint.rules import _fixes, _help_columns, _positions
 from icelint.rules._base import REJECTED, TYPE_RULE, Rule, RuleContext, error_owner
 
 
@@ -62,6 +67,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         span=(target.span if e.kind != "map-key" and target is not None and target.span is not None else _positions.error_span(ctx, e)),
         column=e.column,
         field_id=e.field_id,
+        fix=_fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, f"Add a new column of the wanted type and backfill it from `{col}` (readers must switch to it)")
+        if e.kind != "map-key"
+        else None,
     )
 
 

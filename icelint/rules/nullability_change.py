@@ -24,6 +24,13 @@ CREATE TABLE db.users (id bigint, email string) USING iceberg;
 ALTER TABLE db.users ALTER COLUMN email COMMENT 'never null: enforced by the ingest job';
 ```
 
+## Fix
+`ADD COLUMN ... NOT NULL` (also a required field added inside a struct) becomes the same `ADD
+COLUMN` without `NOT NULL`: unsafe, because the column is then optional; backfill it and enforce
+non-null values in the writer. `DROP NOT NULL` on an identifier field becomes `DROP IDENTIFIER
+FIELDS` followed by the `DROP NOT NULL`: unsafe, because the table's row identity changes. Making an
+optional column required has no fix.
+
 ## References
 - Iceberg `SchemaUpdate.requireColumn`, `Schema.validateIdentifierField`
 """
@@ -33,7 +40,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.findings import Finding, Severity
-from icelint.rules import _help_columns, _positions
+from icelint.rules import _fixes, _help_columns, _positions
 from icelint.rules._base import (
     NULLABILITY_RULE,
     REJECTED,
@@ -49,7 +56,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     e = ctx.error
     assert e is not None
     msg, help_ = _help_columns.nullability_finding(ctx, e)
-    yield ctx.finding(RULE, msg, help_, span=_positions.error_span(ctx, e), column=e.column, field_id=e.field_id)
+    fix = None
+    if e.kind == "required-column":
+        fix = _fixes.from_help(ctx, help_, _fixes.UNSAFE, f"Add `{e.column}` as an optional column (backfill it and enforce non-null values in the writer)")
+    elif e.kind == "identifier":
+        fix = _fixes.from_help(ctx, help_, _fixes.UNSAFE, f"Take `{e.column}` out of the identifier fields, then make it optional")
+    yield ctx.finding(RULE, msg, help_, span=_positions.error_span(ctx, e), column=e.column, field_id=e.field_id, fix=fix)
 
 
 RULE = Rule(NULLABILITY_RULE, "nullability-change", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED}))

@@ -29,6 +29,10 @@ ALTER TABLE db.events RENAME COLUMN notes TO extra;
 ```
 Renaming the old column aside keeps its values readable under a name of their own.
 
+## Fix
+Display-only: the rename to a name no dropped column had (`notes_v2`). Later statements and readers
+use the name, so `--fix` never applies it.
+
 ## References
 - Iceberg spec, "Schema Evolution": columns are tracked by id
 """
@@ -40,7 +44,7 @@ from typing import Iterator
 from icelint.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
-from icelint.rules.drop_then_add import RENAME, readd_help, readds, span_for
+from icelint.rules.drop_then_add import RENAME, readd_fix, readd_help, readds, span_for
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -54,7 +58,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             f"{old.field_id} (dropped {old.where}): readers of `{dotted}` now see field id {r.field_id}'s values, and "
             f"field id {old.field_id}'s values stay visible only to time travel ({describe(ctx.after)})"
         )
-        yield ctx.finding(RULE, msg, readd_help(ctx, r), span=span_for(ctx, r.path), column=dotted, field_id=r.field_id)
+        help_ = readd_help(ctx, r)
+        fix = readd_fix(ctx, r, help_)
+        yield ctx.finding(RULE, msg, help_, span=span_for(ctx, r.path), column=dotted, field_id=r.field_id, fix=fix)
 
 
 RULE = Rule("ICE016", "rename-into-dropped-name", Severity.WARNING, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

@@ -24,6 +24,14 @@ CREATE TABLE db.users (id bigint NOT NULL, email string) USING iceberg;
 ALTER TABLE db.users ADD COLUMN email_verified boolean;
 ```
 
+## Fix
+A Hive-style `CHANGE COLUMN a b type` that renames: `RENAME COLUMN a TO b`, then `ALTER COLUMN b TYPE
+type` / `COMMENT` / `FIRST | AFTER` where it asks for them; safe, it does exactly what was asked.
+`CHANGE COLUMN ... NOT NULL` on an optional column: the same without `NOT NULL` (unsafe: the column
+stays optional). Dropping an identifier field or a column of the write order: the identifier fields
+or the sort order changed first, then the drop; display-only, because it makes a drop succeed that
+failed (the column and its values go) and changes what upserts key on or how files are laid out.
+
 ## References
 - Spark 3.5 `CheckAnalysis`, Iceberg `SchemaUpdate` validation messages
 """
@@ -35,7 +43,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules import unknown_schema
-from icelint.rules import _help, _help_columns, _help_tables, _positions
+from icelint.rules import _fixes, _help, _help_columns, _help_tables, _positions
 from icelint.rules._base import (
     REJECTED,
     RUNTIME_RULE,
@@ -105,14 +113,29 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
     e = ctx.error
     assert e is not None
     who = "Spark rejects this statement" if e.layer == "spark" else "Iceberg rejects this change"
+    help_ = _specific_help(e, table, ctx) or _HELP.get(e.kind)
     yield ctx.finding(
         RULE,
         f"`{table}`: {who}: {e.quoted.splitlines()[0]}",
-        _specific_help(e, table, ctx) or _HELP.get(e.kind),
+        help_,
         span=_positions.error_span(ctx, e),
         column=e.column,
         field_id=e.field_id,
+        fix=_fix(ctx, e, help_),
     )
+
+
+def _fix(ctx: RuleContext, e, help_: str | None):
+    """The help's statements as a fix, where they do what the statement asked (see `## Fix`)."""
+    if e.kind == "unsupported" and "Hive-style" in e.message and help_:
+        if help_.startswith("Spark renames columns only with RENAME COLUMN"):
+            return _fixes.from_help(ctx, help_, _fixes.SAFE, "Rename with RENAME COLUMN, then change the type, comment and position with ALTER COLUMN")
+        return _fixes.from_help(ctx, help_, _fixes.UNSAFE, f"Leave out NOT NULL: `{e.column or 'the column'}` stays optional")
+    if e.kind == "identifier" and help_:
+        return _fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, "Change the identifier fields first, then run the statement")
+    if e.kind == "sort-order" and help_:
+        return _fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, "Change the sort order first, then run the statement")
+    return None
 
 
 def _specific_help(e, table: str, ctx: RuleContext) -> str | None:

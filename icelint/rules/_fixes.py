@@ -1,0 +1,74 @@
+"""Fixes built from help: the SQL a `help:` line proposes, as an edit of the migration file.
+
+One source of truth: a rule's help recipe (`_help_columns.py`, `_help_tables.py`) writes the SQL once,
+in the help's backticks (`_help.py` conventions); `from_help` turns the proposal the fix is about into
+a `Fix` (`icelint/fix.py`) that replaces exactly the statement it is meant for. The statement's span
+stops before its `;`, so the terminator and every comment around the statement stay as written; the
+proposal's statements are written one per line, joined by `;`. `tests/rules/test_help_replay.py`
+pastes every proposal and `tests/rules/test_fix_replay.py` applies every fix, and both replay the result.
+
+Which proposal and which applicability are the rule's choice (its `## Fix` section says why).
+"""
+
+from __future__ import annotations
+
+from icelint.fix import Applicability, Edit, Fix
+from icelint.rules._help import proposals
+
+SAFE, UNSAFE, DISPLAY_ONLY = Applicability.SAFE, Applicability.UNSAFE, Applicability.DISPLAY_ONLY
+
+
+def statements_text(sql: str) -> str | None:
+    """`a; b` as `a;\\nb` (one statement a line, no final `;`: the replaced statement's own stays)."""
+    from icelint.source import SourceFile
+    from icelint.syntax.parser import parse_file
+
+    stmts = parse_file(SourceFile("<fix>", sql)).statements
+    if not stmts:
+        return None
+    return ";\n".join(sql[s.span.start : s.span.end] for s in stmts)
+
+
+def from_help(ctx, help_text: str | None, applicability: Applicability, message: str, elsewhere: bool = False) -> Fix | None:
+    """The fix that applies the help's first proposal for the flagged statement (or, with `elsewhere`,
+    for the earlier statement it names as "replace the statement at FILE:LINE with", when that
+    statement is in the same file), or None when the help proposes none."""
+    here = ctx.step.span
+    for target, text in proposals(help_text or ""):
+        if (target is not None) != elsewhere:
+            continue
+        span = here if target is None else statement_span(ctx, target[0], target[1])
+        if span is None or span.path != here.path:
+            continue
+        content = statements_text(text)
+        if content is None:
+            continue
+        return Fix(applicability, message, (Edit.replace(span, content),))
+    return None
+
+
+def statement_span(ctx, path: str, line: int):
+    """The span of the step of this run that starts at `path:line`."""
+    for o in ctx.result.outcomes:
+        sp = o.step.span
+        if sp.path == path and sp.line == line:
+            return sp
+    return None
+
+
+def replace_columns_fix(ctx, help_text: str) -> Fix | None:
+    """REPLACE COLUMNS → the net ALTER statements of `_help_columns.replace_columns_help`: safe when every
+    listed column is matched by name, unsafe when one is taken as a rename (same position and type);
+    deleting the statement when the listed columns are the current ones (safe)."""
+    if "so delete the statement" in help_text:
+        return Fix(SAFE, "Delete the statement: the listed columns are the table's current columns", (Edit.replace(ctx.step.span, ""),))
+    import re
+
+    fix = from_help(ctx, help_text, SAFE, "")
+    if fix is None:
+        return None
+    renames = [m for m in re.finditer(r"RENAME COLUMN (\S+) TO ([^\s;]+)", fix.edits[0].content) if m[1].split(".")[-1].lower() != m[2].lower()]
+    if renames:
+        pairs = ", ".join(f"{m[1]} → {m[2]}" for m in renames)
+        return Fix(UNSAFE, f"Change the columns in place, keeping field ids; taken as renames (same position and type): {pairs}", fix.edits)
+    return Fix(SAFE, "Change the columns in place with ALTER TABLE statements, keeping every field id", fix.edits)

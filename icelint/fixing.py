@@ -23,7 +23,7 @@ from icelint.findings import Finding
 from icelint.fix import Applicability, Edit, Fix, apply_fixes
 from icelint.source import InputError
 
-MAX_PASSES = 10  # ruff allows 100; a pass here is a whole check, and real chains are 2 or 3 long
+MAX_PASSES = 100  # as ruff; a pass is a whole check and takes one fix per table, so a chain of n fixes on one table needs n passes
 BOM = "\ufeff"
 
 
@@ -111,10 +111,19 @@ def _statement_starts_at(text: str, start: int) -> bool:
 
 
 def applicable(findings: Iterable[Finding], unsafe: bool, paths: set[str]) -> dict[str, list[Fix]]:
-    """path → the fixes `--fix` applies there (in finding order)."""
+    """path → the fixes `--fix` applies there in this pass: the first applicable one of each table.
+
+    A fix is computed against the replay of the unfixed files; most make a rejected statement run, which
+    can make a later fix on the same table stale (a second `RENAME id TO event_id`). So each pass takes
+    one fix per table (findings come in migration order) and the next pass sees the fixed replay."""
     out: dict[str, list[Fix]] = {}
+    tables: set[str] = set()
     for f in findings:
         if f.fix is not None and f.fix.edits and f.path in paths and f.fix.applies(unsafe):
+            table = (f.table or f.path).lower()
+            if table in tables:
+                continue
+            tables.add(table)
             out.setdefault(f.path, []).append(f.fix)
     return out
 

@@ -297,3 +297,24 @@ def test_a_deletion_takes_the_terminator_only_of_a_whole_statement(text: str, de
     fix = Fix(Applicability.UNSAFE, "drop", (Edit.at(text, start, start + len(deleted), ""),))
     (f,) = adapt([Finding("ICE008", "x", Severity.WARNING, "a.sql", 1, 1, 1, 1, "m", fix=fix)], {"a.sql": text})
     assert apply_fixes(text, [f.fix])[0] == kept
+
+
+def test_fixes_on_one_table_are_applied_one_per_pass(tmp_path: Path) -> None:
+    """Both fixes below are computed against the unfixed replay. Applied together, the REPLACE COLUMNS fix
+    (written when `id` had not been renamed) would rename `id` a second time; one fix per table per pass
+    lets the second pass compute it against the renamed column."""
+    f = put(
+        tmp_path,
+        "V3__ev.sql",
+        "CREATE TABLE db.ev (id bigint, name string) USING iceberg;\n"
+        "ALTER TABLE db.ev CHANGE COLUMN id event_id bigint;\n"
+        "ALTER TABLE db.ev REPLACE COLUMNS (event_id bigint, name string, extra int);\n",
+    )
+    r = run("check", "V3__ev.sql", "--fix", "--unsafe-fixes", "--no-cache", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f.read_text() == (
+        "CREATE TABLE db.ev (id bigint, name string) USING iceberg;\n"
+        "ALTER TABLE db.ev RENAME COLUMN id TO event_id;\n"
+        "ALTER TABLE db.ev ADD COLUMN extra int;\n"
+    )
+    assert "2 fixed" in r.stdout

@@ -24,6 +24,7 @@ is sqlglot's own Spark tokenizer, as before: the same tokens, only a slower star
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any
 
 __all__ = ["TokenType", "new_tokenizer", "SINGLE_TOKENS", "KEYWORDS", "COMMANDS", "COMMAND_PREFIX_TOKENS", "FAST"]
@@ -44,6 +45,7 @@ CORE_ARGS = (
 
 _DEFERRED = ("sqlglot", "sqlglot.expressions")  # package code deferred until first use
 _deferred: list[tuple[Any, Any]] = []  # (module, spec), while their code has not run
+_lock = threading.RLock()
 
 
 def spark_settings_from_sqlglot() -> dict[str, Any]:
@@ -58,12 +60,13 @@ def spark_settings_from_sqlglot() -> dict[str, Any]:
 def _run_deferred() -> None:
     """Run the deferred package code (once): `sqlglot.expressions` first, as `sqlglot`'s first line
     imports it."""
-    todo = list(_deferred)
-    _deferred.clear()
-    for mod, _ in todo:
-        mod.__dict__.pop("__getattr__", None)
-    for mod, spec in reversed(todo):
-        spec.loader.exec_module(mod)
+    with _lock:  # another thread waits until the code has run; this thread, re-entering, does not
+        todo = list(_deferred)
+        _deferred.clear()
+        for mod, _ in todo:
+            mod.__dict__.pop("__getattr__", None)
+        for mod, spec in reversed(todo):
+            spec.loader.exec_module(mod)
 
 
 def _hook(name: str):

@@ -29,12 +29,16 @@ entries are kept.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
+
+try:  # what hashlib.blake2b is, without importing hashlib, which loads OpenSSL (several ms of every run)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter without the builtin module
+    from hashlib import blake2b
 
 DIR_NAME = ".icelint_cache"
 ENV_OFF = "ICELINT_NO_CACHE"
@@ -57,7 +61,7 @@ def folder(cfg) -> Path:
 
 def _digest(path: str | Path) -> str:
     with open(path, "rb") as fh:
-        return hashlib.blake2b(fh.read(), digest_size=20).hexdigest()
+        return blake2b(fh.read(), digest_size=20).hexdigest()
 
 
 def _package_fingerprint() -> list:
@@ -214,5 +218,5 @@ def slot_for(cfg, plan, opts, flags: dict[str, Any], destination_is_file: bool) 
         "state": state,
         "table-uuid": opts.table_uuid,
     }
-    key = hashlib.sha256(json.dumps(parts, sort_keys=True, default=repr).encode("utf-8")).hexdigest()
+    key = blake2b(json.dumps(parts, sort_keys=True, default=repr).encode("utf-8"), digest_size=32).hexdigest()
     return Slot(folder(cfg), key)

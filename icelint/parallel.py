@@ -93,11 +93,24 @@ def lint_partitioned(
     parts = partition(steps, jobs())
     if parts is None:
         return None
+    _import_sqlglot_if_needed(steps)
     children = [_spawn(part, work) for part in parts[1:]]
     findings = list(work(parts[0]))
     for (pid, fd), part in zip(children, parts[1:]):
         findings.extend(_collect(pid, fd, part, work))
     return sorted(set(findings), key=lambda f: f.sort_key)
+
+
+def _import_sqlglot_if_needed(steps: Sequence[ch.Step]) -> None:
+    """The replay of DML and CTAS statements (the changes that carry their `sql`) parses them with
+    sqlglot, which the parser does not import whole (`icelint.syntax.tokenizer`): import it once
+    here, before the fork, rather than once in every worker."""
+    from icelint import changes as ch
+
+    if any(getattr(c, "sql", None) for s in steps if isinstance(s, ch.Commit) for c in s.changes):
+        import sqlglot
+
+        sqlglot.Dialect.get_or_raise("spark")
 
 
 def _spawn(part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) -> tuple[int, int]:

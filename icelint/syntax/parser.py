@@ -23,11 +23,9 @@ import bisect
 import gc
 from collections.abc import Callable
 
-from sqlglot.dialects.spark import Spark
-from sqlglot.tokens import TokenType
-
 from icelint.model.types import MAX_TYPE_DEPTH
 from icelint.source import LineIndex, SourceFile, Span
+from icelint.syntax import tokenizer as _tokenizer
 from icelint.syntax.ast import (
     AddColumns,
     AddPartitionField,
@@ -73,8 +71,7 @@ from icelint.syntax.ast import (
 
 __all__ = ["parse_file", "parse_text"]
 
-_DIALECT = Spark()
-_TOKENIZER_CLASS = _DIALECT.tokenizer_class
+TokenType = _tokenizer.TokenType
 
 # ---------------------------------------------------------------------------- tokens
 
@@ -91,8 +88,8 @@ _LITERAL_TYPES = {
     )
     if t is not None
 }
-_COMMANDS: frozenset[TokenType] = frozenset(_TOKENIZER_CLASS.COMMANDS)
-_COMMAND_PREFIX: frozenset[TokenType] = frozenset(_TOKENIZER_CLASS.COMMAND_PREFIX_TOKENS)
+_COMMANDS: frozenset[TokenType] = frozenset(_tokenizer.COMMANDS)
+_COMMAND_PREFIX: frozenset[TokenType] = frozenset(_tokenizer.COMMAND_PREFIX_TOKENS)
 
 
 class _Tok:
@@ -115,7 +112,7 @@ class _Tok:
 
 def _tokenize(sql: str) -> tuple[list, bool]:
     """sqlglot tokens of `sql` and whether tokenizing completed (else: the tokens before the error)."""
-    tokenizer = _TOKENIZER_CLASS(dialect=_DIALECT)
+    tokenizer = _tokenizer.new_tokenizer()
     try:
         return tokenizer.tokenize(sql), True
     except Exception:  # TokenError, or an IndexError escaping from an unterminated comment
@@ -131,9 +128,9 @@ def _fast_kinds() -> dict[TokenType, int]:
     kinds: dict[TokenType, int] = {TokenType.VAR: WORD, TokenType.IDENTIFIER: QIDENT, TokenType.NUMBER: NUMBER}
     kinds.update((t, STRING) for t in _STRING_TYPES)
     kinds.update((t, LITERAL) for t in _LITERAL_TYPES)
-    symbol_types: set[TokenType] = set(_TOKENIZER_CLASS.SINGLE_TOKENS.values())
+    symbol_types: set[TokenType] = set(_tokenizer.SINGLE_TOKENS.values())
     word_types: set[TokenType] = set()
-    for key, tt in _TOKENIZER_CLASS.KEYWORDS.items():
+    for key, tt in _tokenizer.KEYWORDS.items():
         (word_types if key[:1].isalnum() or key[:1] == "_" else symbol_types).add(tt)
     for tt in symbol_types - word_types - _COMMANDS - set(kinds):
         kinds[tt] = PUNCT

@@ -59,6 +59,29 @@ class FixedType(PrimitiveType):
         return FixedType(f"fixed[{length}]", length)
 
 
+@dataclass(frozen=True, slots=True)
+class UntypedType(Type):
+    """A column whose type icelint cannot know: not an Iceberg type, and never in a metadata.json Iceberg
+    writes. A `CREATE TABLE ... AS SELECT` gives it to a projection over a table icelint does not know,
+    or to a function it does not type; `reason` says which (`table \`ext.t\` is not known here`).
+    Checks that need the column's type skip it; everything else (names, ids, order) is replayed."""
+
+    reason: str
+
+    def __str__(self) -> str:
+        return f"<type not known: {self.reason}>"
+
+    def to_json(self) -> Any:
+        return {"type": UNTYPED_JSON, "reason": self.reason}
+
+
+UNTYPED_JSON = "icelint-unknown"  # the JSON form's "type" (`icelint schema --format json`)
+
+
+def is_untyped(t: Type) -> bool:
+    return type(t) is UntypedType
+
+
 BOOLEAN = PrimitiveType("boolean")
 INT = PrimitiveType("int")
 LONG = PrimitiveType("long")

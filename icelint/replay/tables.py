@@ -1,8 +1,9 @@
 """Replaying whole tables: CREATE TABLE, CREATE OR REPLACE / REPLACE TABLE, DROP TABLE, RENAME TO.
 
 A CREATE gives fresh ids in Spark's order; a replacement keeps the ids of same-named columns
-(`TableMetadata.buildReplacement`). Tables whose schema cannot be known (CTAS, non-Iceberg `USING`)
-are marked unknown and not replayed further.
+(`TableMetadata.buildReplacement`). A CTAS column whose type cannot be known gets an `UntypedType`
+(its name and id are still Spark's); tables whose columns cannot be known at all (`SELECT *` over
+an unknown table, non-Iceberg `USING`) are marked unknown and not replayed further.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from types import MappingProxyType
 
 from icelint import changes as ch
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, TableMetadata
-from icelint.model.types import ListType, MapType, NestedField, StructType, Type, walk
+from icelint.model.types import ListType, MapType, NestedField, StructType, Type, UntypedType, walk
 from icelint.replay import names as name_index
 from icelint.replay import partitioning as pt
 from icelint.replay import spark_types as sp
@@ -63,8 +64,9 @@ class TablesMixin:
                 )
         if meta is None:
             validate_commit_properties(dict(c.properties))
+        untyped: dict[int, str] = {}  # CTAS: columns whose type cannot be known (`replay/ctas.py`)
         if not c.columns and c.as_select and c.sql is not None:  # CTAS / RTAS: the query's columns
-            columns, why = infer_columns(c.sql, self._known_schema)
+            columns, why, untyped = infer_columns(c.sql, self._known_schema)
             if columns is not None:
                 c = c._replace(columns=columns)
             else:
@@ -94,8 +96,8 @@ class TablesMixin:
 
         ids = [next_id() for _ in c.columns]
         fields = tuple(
-            NestedField(i, col.path[-1], sp.to_iceberg(col.type, next_id), col.required, col.doc)
-            for i, col in zip(ids, c.columns)
+            NestedField(i, col.path[-1], UntypedType(untyped[n]) if n in untyped else sp.to_iceberg(col.type, next_id), col.required, col.doc)
+            for n, (i, col) in enumerate(zip(ids, c.columns))
         )
         schema = Schema(0, fields)
         if name_index.may_collide((c,), None):

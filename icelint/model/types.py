@@ -61,7 +61,7 @@ class FixedType(PrimitiveType):
 
 @dataclass(frozen=True, slots=True)
 class UntypedType(Type):
-    """A column whose type icelint cannot know: not an Iceberg type, and never in a metadata.json Iceberg
+    r"""A column whose type icelint cannot know: not an Iceberg type, and never in a metadata.json Iceberg
     writes. A `CREATE TABLE ... AS SELECT` gives it to a projection over a table icelint does not know,
     or to a function it does not type; `reason` says which (`table \`ext.t\` is not known here`).
     Checks that need the column's type skip it; everything else (names, ids, order) is replayed."""

@@ -71,9 +71,9 @@ def _untyped(ctx: RuleContext) -> Iterator[Finding]:
         why = f" ({f.type.reason})" if f is not None and is_untyped(f.type) else ""
         yield ctx.finding(
             RULE,
-            f"`{table}`: this statement reaches into `{column}`{_id(f)}, whose type icelint cannot know{why}: Spark "
-            "accepts it only if the column is a struct with those fields; icelint does not check it, and keeps the "
-            "table as it was before it",
+            f"`{table}`: this statement reaches into `{column}`{_id(f)}, whose type icelint cannot know{why}: whether "
+            "Spark accepts it depends on that type (a struct, list or map it fits); icelint does not check it, and keeps "
+            "the table as it was before it",
             _help(table),
             span=span,
             column=column,
@@ -91,8 +91,8 @@ def _untyped(ctx: RuleContext) -> Iterator[Finding]:
                 f"`{table}`: icelint cannot know the type of {_plural(len(cols), 'column')} of this query: {named}. "
                 "Checks that need a column's type (type changes, partition transforms, values written) skip "
                 f"{'them' if len(cols) > 1 else 'it'}; the names and field ids of every column, and the other columns, are checked as usual",
-                "write the types down in the query (`CAST(<expression> AS <type>) AS "
-                f"{cols[0].name}`), or {_help(table)}",
+                f"write {'each' if len(cols) > 1 else 'the'} column's type down in the query with a CAST to the type it "
+                f"must have (icelint then checks {'them' if len(cols) > 1 else 'it'} too), or {_help(table)}",
                 span=span,
                 column=cols[0].name,
                 field_id=cols[0].id,

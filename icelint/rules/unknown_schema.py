@@ -85,7 +85,13 @@ def _untyped(ctx: RuleContext) -> Iterator[Finding]:
     if any(isinstance(c, ch.CreateTable) for c in ctx.changes):
         cols = [f for f in schema.fields if is_untyped(f.type)]
         if cols:
-            named = "; ".join(f"`{f.name}` (field id {f.id}): {f.type.reason}" for f in cols)  # type: ignore[attr-defined]
+            by_reason: dict[str, list] = {}
+            for f in cols:
+                by_reason.setdefault(f.type.reason, []).append(f)  # type: ignore[attr-defined]
+            named = "; ".join(
+                ", ".join(f"`{f.name}`" for f in fs) + f" (field id{'s' if len(fs) > 1 else ''} {', '.join(str(f.id) for f in fs)}): {why}"
+                for why, fs in by_reason.items()
+            )
             yield ctx.finding(
                 RULE,
                 f"`{table}`: icelint cannot know the type of {_plural(len(cols), 'column')} of this query: {named}. "

@@ -146,3 +146,14 @@ def test_check_exit_code_with_only_unknown_types_is_clean(tmp_path: Path) -> Non
     assert r.returncode == 0, r.stdout + r.stderr
     rules = [(f["rule"], f["severity"], f["line"]) for f in json.loads(r.stdout)["findings"]]
     assert rules == [("ICE028", "info", 2), ("ICE028", "info", 3)]
+
+
+def test_whether_an_untyped_column_may_be_nested_and_the_caveat_on_ids() -> None:
+    r, findings = _run(ORDERS + ENRICHED)
+    fields = {f.name: f.type for f in r.result.tables["db.enriched"].schema.fields}
+    assert fields["region"].maybe_nested and fields["score"].maybe_nested  # unknown table, UDF: anything
+    assert not fields["cu"].maybe_nested  # upper(): a string of some kind, never nested
+    assert "field ids icelint gives to columns added later" in next(f.message for f in findings if f.rule == "ICE028")
+    r, findings = _run(ORDERS + "CREATE TABLE db.s USING iceberg AS SELECT order_id, upper(customer) AS cu, length(customer) AS n FROM db.orders;\n")
+    assert not any(t.maybe_nested for t in (f.type for f in r.result.tables["db.s"].schema.fields[1:]))
+    assert "field ids icelint gives" not in next(f.message for f in findings if f.rule == "ICE028")

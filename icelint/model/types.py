@@ -67,6 +67,9 @@ class UntypedType(Type):
     Checks that need the column's type skip it; everything else (names, ids, order) is replayed."""
 
     reason: str
+    # It may be a struct, list or map: Spark numbers nested fields after every top-level column, so
+    # the ids icelint gives to later nested fields and added columns may then be lower than Spark's.
+    maybe_nested: bool = True
 
     def __str__(self) -> str:
         return f"<type not known: {self.reason}>"

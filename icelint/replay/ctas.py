@@ -22,7 +22,7 @@ from icelint.syntax.ast import SqlType
 UNTYPED_SQL = SqlType("<untyped>")  # the type of a column whose type cannot be known (`tables.py` makes it UntypedType)
 
 
-Untyped = dict[int, str]  # projection index → why its type cannot be known
+Untyped = dict[int, tuple[str, bool]]  # projection index → (why its type cannot be known, whether it may be nested)
 
 
 def infer_columns(
@@ -86,7 +86,10 @@ def infer_columns(
         if _trusted(node, exp) and projection.type is not None and projection.type.this != exp.DataType.Type.UNKNOWN:
             sql_type = _parse_type(projection.type.sql(dialect="spark"))
         if sql_type is None:
-            untyped[i] = _why_untyped(node, projection.unalias(), missing, sources, aliases, exp)
+            t = projection.type
+            flat = t is not None and t.this != exp.DataType.Type.UNKNOWN and not t.is_type(*exp.DataType.NESTED_TYPES)
+            why, src = _why_untyped(node, projection.unalias(), missing, sources, aliases, exp)
+            untyped[i] = (why, src.maybe_nested if src is not None else not flat)
             sql_type = UNTYPED_SQL
         columns.append(ch.ColumnSpec((name,), sql_type, False, None, None))
     return tuple(columns), "", untyped
@@ -102,26 +105,27 @@ def _tables(names: list[str]) -> str:
     return "tables " + ", ".join(f"`{n}`" for n in names) + ", which are not known here"
 
 
-def _why_untyped(node: Any, qualified: Any, missing: list[str], sources: dict, aliases: dict, exp: Any) -> str:
-    """Why a projection's type cannot be known: the function, the unknown table, or the source column."""
+def _why_untyped(node: Any, qualified: Any, missing: list[str], sources: dict, aliases: dict, exp: Any) -> tuple[str, Any]:
+    """Why a projection's type cannot be known: the function, the unknown table, or the source column
+    (then also that column's `UntypedType`)."""
     if isinstance(node, exp.Column):
         src = sources.get(aliases.get(qualified.table.lower(), ("", ""))) if isinstance(qualified, exp.Column) else None
         if src is not None:
             f = src[1].top_level(qualified.name, case_sensitive=False)
             if f is not None and is_untyped(f.type):
-                return f"column `{f.name}` of `{src[0]}`, whose type is not known ({f.type.reason})"
+                return f"column `{f.name}` of `{src[0]}`, whose type is not known ({f.type.reason})", f.type
         if missing:
-            return _tables(missing)
-        return "icelint could not resolve the column"
+            return _tables(missing), None
+        return "icelint could not resolve the column", None
     for f in node.find_all(exp.Func):
         if isinstance(f, exp.Anonymous):
-            return f"function `{f.name}`, which icelint does not know (a UDF?)"
+            return f"function `{f.name}`, which icelint does not know (a UDF?)", None
         if not isinstance(f, (exp.Cast, exp.TryCast)):
-            return f"function `{f.sql_name().lower()}`, whose result type icelint does not infer"
+            return f"function `{f.sql_name().lower()}`, whose result type icelint does not infer", None
     if isinstance(node, exp.Literal):
-        return f"literal `{node.sql(dialect='spark')}`, whose type icelint does not infer"
+        return f"literal `{node.sql(dialect='spark')}`, whose type icelint does not infer", None
     text = node.sql(dialect="spark")
-    return f"expression `{text if len(text) <= 60 else text[:57] + '...'}`, whose type icelint does not infer"
+    return f"expression `{text if len(text) <= 60 else text[:57] + '...'}`, whose type icelint does not infer", None
 
 
 def _raise_if_unresolved(error: str, query: Any, schema: dict[str, dict[str, dict[str, str]]], exp: Any) -> None:

@@ -96,7 +96,7 @@ class TablesMixin:
 
         ids = [next_id() for _ in c.columns]
         fields = tuple(
-            NestedField(i, col.path[-1], UntypedType(untyped[n]) if n in untyped else sp.to_iceberg(col.type, next_id), col.required, col.doc)
+            NestedField(i, col.path[-1], UntypedType(*untyped[n]) if n in untyped else sp.to_iceberg(col.type, next_id), col.required, col.doc)
             for n, (i, col) in enumerate(zip(ids, c.columns))
         )
         schema = Schema(0, fields)

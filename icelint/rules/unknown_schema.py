@@ -96,7 +96,13 @@ def _untyped(ctx: RuleContext) -> Iterator[Finding]:
                 RULE,
                 f"`{table}`: icelint cannot know the type of {_plural(len(cols), 'column')} of this query: {named}. "
                 "Checks that need a column's type (type changes, partition transforms, values written) skip "
-                f"{'them' if len(cols) > 1 else 'it'}; the names and field ids of every column, and the other columns, are checked as usual",
+                f"{'them' if len(cols) > 1 else 'it'}; the names and field ids of every column, and the other columns, are checked as usual"
+                + (
+                    " (should one of them be a struct, list or map, Spark numbers its fields after the top-level "
+                    "columns, and the field ids icelint gives to columns added later are lower than Spark's)"
+                    if any(f.type.maybe_nested for f in cols)  # type: ignore[attr-defined]
+                    else ""
+                ),
                 f"write {'each' if len(cols) > 1 else 'the'} column's type down in the query with a CAST to the type it "
                 f"must have (icelint then checks {'them' if len(cols) > 1 else 'it'} too), or {_help(table)}",
                 span=span,

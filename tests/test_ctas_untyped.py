@@ -157,3 +157,16 @@ def test_whether_an_untyped_column_may_be_nested_and_the_caveat_on_ids() -> None
     r, findings = _run(ORDERS + "CREATE TABLE db.s USING iceberg AS SELECT order_id, upper(customer) AS cu, length(customer) AS n FROM db.orders;\n")
     assert not any(t.maybe_nested for t in (f.type for f in r.result.tables["db.s"].schema.fields[1:]))
     assert "field ids icelint gives" not in next(f.message for f in findings if f.rule == "ICE028")
+
+
+def test_rtas_help_names_the_untyped_column_instead_of_a_placeholder() -> None:
+    sql = (
+        "CREATE TABLE db.orders (order_id bigint NOT NULL, customer string, amount decimal(10, 2)) USING iceberg;\n"
+        "CREATE TABLE db.summary (customer string, total decimal(20, 2), n int) USING iceberg;\n"
+        "REPLACE TABLE db.summary USING iceberg AS SELECT customer, sum(amount) AS total, count(*) AS n, "
+        "max(order_id) AS last_order FROM db.orders GROUP BY customer;\n"
+    )
+    _, findings = _run(sql)
+    ice009 = next(f for f in findings if f.rule == "ICE009")
+    assert "`last_order` has a type icelint cannot know (function `max`" in ice009.help
+    assert "<type>" not in ice009.help and "`total` cannot change" not in ice009.help

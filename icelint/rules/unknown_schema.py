@@ -19,27 +19,23 @@ is not read as "every statement was verified".
 
 ## Example
 ```sql
-CREATE TABLE db.src (id bigint NOT NULL) USING iceberg;
-CREATE TABLE db.copy AS SELECT * FROM db.src;
-```
-
-```sql
+CREATE TABLE db.orders (order_id bigint NOT NULL, amount decimal(10, 2)) USING iceberg;
 CREATE TABLE db.enriched USING iceberg
-AS SELECT o.order_id, my_score(o.amount) AS score FROM db.orders o;
+AS SELECT order_id, my_score(amount) AS score FROM db.orders;
 ALTER TABLE db.enriched ALTER COLUMN score TYPE double;
 ```
 
 ## Use instead
 ```sql
-CREATE TABLE db.src (id bigint NOT NULL) USING iceberg;
-CREATE TABLE db.copy (id bigint NOT NULL) USING iceberg;
-INSERT INTO db.copy SELECT * FROM db.src;
+CREATE TABLE db.orders (order_id bigint NOT NULL, amount decimal(10, 2)) USING iceberg;
+CREATE TABLE db.enriched USING iceberg
+AS SELECT order_id, CAST(my_score(amount) AS double) AS score FROM db.orders;
+ALTER TABLE db.enriched ALTER COLUMN score TYPE double;
 ```
 
-```sql
-CREATE TABLE db.enriched USING iceberg
-AS SELECT o.order_id, CAST(my_score(o.amount) AS double) AS score FROM db.orders o;
-```
+The same holds for a table whose columns cannot be named at all (`CREATE TABLE db.copy AS SELECT *
+FROM db.src` with `db.src` unknown here): give it a column list, then `INSERT INTO db.copy SELECT
+* FROM db.src`.
 """
 
 from __future__ import annotations
@@ -114,7 +110,7 @@ def _untyped(ctx: RuleContext) -> Iterator[Finding]:
     if before is None:
         return
     for c in ctx.changes:
-        what, path = None, None
+        what, path, where = None, None, getattr(c, "span", None)
         if isinstance(c, (ch.UpdateColumnType, ch.HiveChangeColumn)):
             what, path = "this type change", c.path
         elif isinstance(c, (ch.AddPartitionField, ch.ReplacePartitionField)):
@@ -126,7 +122,7 @@ def _untyped(ctx: RuleContext) -> Iterator[Finding]:
                 p = _sort_path(term)
                 f = before.find(p, case_sensitive=False) if p else None
                 if f is not None and is_untyped(f.type):
-                    what, path = "whether Spark can sort by it", p
+                    what, path, where = "whether Spark can sort by it", p, term.span
                     break
         if path is None:
             continue
@@ -140,7 +136,7 @@ def _untyped(ctx: RuleContext) -> Iterator[Finding]:
             + (": Spark accepts a type change only from a type it can widen (int → bigint, float → double, "
                "a wider decimal precision with the same scale)" if what == "this type change" else ""),
             f"check the column's type in Spark (`DESCRIBE TABLE {table}`) before this runs, or {_help(table)}",
-            span=getattr(c, "span", None) or span,
+            span=where or span,
             column=".".join(path),
             field_id=f.id,
         )

@@ -170,3 +170,16 @@ def test_rtas_help_names_the_untyped_column_instead_of_a_placeholder() -> None:
     ice009 = next(f for f in findings if f.rule == "ICE009")
     assert "`last_order` has a type icelint cannot know (function `max`" in ice009.help
     assert "<type>" not in ice009.help and "`total` cannot change" not in ice009.help
+
+
+def test_no_type_verdict_on_an_untyped_column_from_other_rules() -> None:
+    sql = ORDERS + ENRICHED + (
+        "INSERT INTO db.enriched VALUES (1, 2, 3, true);\n"  # literals into untyped columns: not judged
+        "CREATE TABLE IF NOT EXISTS db.enriched (order_id bigint, region string, score double, cu string) USING iceberg;\n"
+        "ALTER TABLE db.enriched ADD PARTITION FIELD region;\n"
+        "ALTER TABLE db.enriched ALTER COLUMN region TYPE bigint;\n"  # an identity source of unknown type
+    )
+    _, findings = _run(sql)
+    assert not [f for f in findings if f.severity.value != "info"], findings
+    assert [f.line for f in findings if f.rule == "ICE028"] == [2, 5, 6]
+    assert not [f for f in findings if f.rule in ("ICE026", "ICE061")]

@@ -79,6 +79,8 @@ def _untyped(ctx: RuleContext) -> Iterator[Finding]:
         return
     schema = ctx.after.schema
     if any(isinstance(c, ch.CreateTable) for c in ctx.changes):
+        if ctx.after is ctx.before:  # CREATE TABLE IF NOT EXISTS on a table that exists: nothing created
+            return
         cols = [f for f in schema.fields if is_untyped(f.type)]
         if cols:
             by_reason: dict[str, list] = {}

@@ -183,3 +183,11 @@ def test_no_type_verdict_on_an_untyped_column_from_other_rules() -> None:
     assert not [f for f in findings if f.severity.value != "info"], findings
     assert [f.line for f in findings if f.rule == "ICE028"] == [2, 5, 6]
     assert not [f for f in findings if f.rule in ("ICE026", "ICE061")]
+
+
+def test_schema_names_a_table_it_cannot_infer_at_all(tmp_path: Path) -> None:
+    put(tmp_path, "m.sql", ORDERS + "CREATE TABLE db.star USING iceberg AS SELECT * FROM ext.regions;\n")
+    r = run("schema", "m.sql", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "db.star  schema not known: `SELECT *` over table `ext.regions`" in r.stdout
+    assert "db.orders  format v2" in r.stdout

@@ -191,3 +191,18 @@ def test_schema_names_a_table_it_cannot_infer_at_all(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert "db.star  schema not known: `SELECT *` over table `ext.regions`" in r.stdout
     assert "db.orders  format v2" in r.stdout
+
+
+def test_a_cte_or_subquery_column_is_typed_only_when_what_it_reads_is() -> None:
+    # sqlglot types `amount * 2` as decimal(10,2); Spark as decimal(12,2) (case 560): never trusted
+    sql = ORDERS + (
+        "CREATE TABLE db.c USING iceberg AS WITH c AS (SELECT order_id, amount * 2 AS a2, CAST(amount AS double) AS d "
+        "FROM db.orders) SELECT order_id, a2, d FROM c;\n"
+        "CREATE TABLE db.t USING iceberg AS SELECT t.order_id, t.cu FROM (SELECT order_id, upper(customer) AS cu FROM db.orders) t;\n"
+    )
+    r, _ = _run(sql)
+    c = r.result.tables["db.c"].schema.fields
+    assert [(f.name, str(f.type)) for f in c if not is_untyped(f.type)] == [("order_id", "long"), ("d", "double")]
+    assert c[1].type.reason == "column `a2` of `c`: expression `orders.amount * 2`, whose type icelint does not infer"
+    t = r.result.tables["db.t"].schema.fields
+    assert not is_untyped(t[0].type) and "column `cu` of `t`: function `upper`" in t[1].type.reason

@@ -74,7 +74,8 @@ def infer_columns(
     if len(typed.expressions) != len(query.expressions) or any(isinstance(p.unalias(), exp.Star) or (
         isinstance(p.unalias(), exp.Column) and isinstance(p.unalias().this, exp.Star)) for p in typed.expressions
     ):  # fmt: skip
-        return None, f"`SELECT *` over {_tables(missing)}, so its columns cannot be known", {}
+        over = f" over {_tables(missing)}" if missing else ""
+        return None, f"`SELECT *`{over}, so its columns cannot be known", {}
     aliases = {t.alias_or_name.lower(): k for t in query.find_all(exp.Table) for k in [_key(t)] if k in sources}
     columns, untyped = [], {}
     for i, (original, projection) in enumerate(zip(query.expressions, typed.expressions)):
@@ -83,12 +84,13 @@ def infer_columns(
         if not name or not isinstance(original, (exp.Alias, exp.Column)):  # Spark names it after its SQL text
             return None, f"column {i + 1} (`{original.sql(dialect='spark')}`) has no alias, so its name cannot be known", {}
         sql_type = None
-        if _trusted(node, exp) and projection.type is not None and projection.type.this != exp.DataType.Type.UNKNOWN:
+        trusted = _trusted_in(projection.unalias(), typed, exp) if isinstance(node, exp.Column) else _trusted(node, exp)
+        if trusted and projection.type is not None and projection.type.this != exp.DataType.Type.UNKNOWN:
             sql_type = _parse_type(projection.type.sql(dialect="spark"))
         if sql_type is None:
             t = projection.type
             flat = t is not None and t.this != exp.DataType.Type.UNKNOWN and not t.is_type(*exp.DataType.NESTED_TYPES)
-            why, src = _why_untyped(node, projection.unalias(), missing, sources, aliases, exp)
+            why, src = _why_untyped(node, projection.unalias(), missing, sources, aliases, exp, typed)
             untyped[i] = (why, src.maybe_nested if src is not None else not flat)
             sql_type = UNTYPED_SQL
         columns.append(ch.ColumnSpec((name,), sql_type, False, None, None))
@@ -105,9 +107,53 @@ def _tables(names: list[str]) -> str:
     return "tables " + ", ".join(f"`{n}`" for n in names) + ", which are not known here"
 
 
-def _why_untyped(node: Any, qualified: Any, missing: list[str], sources: dict, aliases: dict, exp: Any) -> tuple[str, Any]:
+def _derived(root: Any, alias: str, exp: Any) -> Any:
+    """The SELECT of the CTE or subquery named `alias` in `root`, if it is one (else a table's alias)."""
+    if not alias:
+        return None
+    low = alias.lower()
+    for cte in root.find_all(exp.CTE):
+        if cte.alias_or_name.lower() == low:
+            return cte.this if isinstance(cte.this, exp.Select) else False
+    for sub in root.find_all(exp.Subquery):
+        if sub.alias_or_name.lower() == low:
+            return sub.this if isinstance(sub.this, exp.Select) else False
+    return None
+
+
+def _inner(root: Any, column: Any, exp: Any) -> Any:
+    """The projection of a CTE or subquery that `column` reads (unaliased), None for a base table's
+    column, False when it cannot be found."""
+    src = _derived(root, column.table, exp)
+    if not src:
+        return src
+    proj = next((p for p in src.expressions if p.alias_or_name.lower() == column.name.lower()), None)
+    return proj.unalias() if proj is not None else False
+
+
+def _trusted_in(column: Any, root: Any, exp: Any, depth: int = 0) -> bool:
+    """A column is trusted when it reads a base table's column, or a CTE's or subquery's projection
+    that is itself trusted (sqlglot's types for `amount * 2` and the like are not Spark's)."""
+    if not isinstance(column, exp.Column):
+        return _trusted(column, exp)
+    if isinstance(column.this, exp.Star) or depth > 32:
+        return False
+    inner = _inner(root, column, exp)
+    if inner is None:
+        return True
+    return inner is not False and _trusted_in(inner, root, exp, depth + 1)
+
+
+def _why_untyped(
+    node: Any, qualified: Any, missing: list[str], sources: dict, aliases: dict, exp: Any, root: Any = None, depth: int = 0
+) -> tuple[str, Any]:
     """Why a projection's type cannot be known: the function, the unknown table, or the source column
     (then also that column's `UntypedType`)."""
+    if isinstance(node, exp.Column) and root is not None and isinstance(qualified, exp.Column) and depth < 32:
+        inner = _inner(root, qualified, exp)
+        if inner:
+            why, src = _why_untyped(inner, inner, missing, sources, aliases, exp, root, depth + 1)
+            return f"column `{qualified.name}` of `{qualified.table}`: {why}", src
     if isinstance(node, exp.Column):
         src = sources.get(aliases.get(qualified.table.lower(), ("", ""))) if isinstance(qualified, exp.Column) else None
         if src is not None:
@@ -123,8 +169,8 @@ def _why_untyped(node: Any, qualified: Any, missing: list[str], sources: dict, a
         if not isinstance(f, (exp.Cast, exp.TryCast)):
             return f"function `{f.sql_name().lower()}`, whose result type icelint does not infer", None
     if isinstance(node, exp.Literal):
-        return f"literal `{node.sql(dialect='spark')}`, whose type icelint does not infer", None
-    text = node.sql(dialect="spark")
+        return f"literal `{node.sql(dialect='spark').replace('`', '')}`, whose type icelint does not infer", None
+    text = node.sql(dialect="spark").replace("`", "")  # qualified names come quoted
     return f"expression `{text if len(text) <= 60 else text[:57] + '...'}`, whose type icelint does not infer", None
 
 

@@ -135,8 +135,8 @@ def _untyped(ctx: RuleContext) -> Iterator[Finding]:
             RULE,
             f"`{table}`: `{'.'.join(path)}`{_id(f)} has a type icelint cannot know ({f.type.reason}), so {what} "  # type: ignore[attr-defined]
             "is not checked"
-            + (": Spark accepts a type change only from a type it can widen (int → bigint, float → double, "
-               "a wider decimal precision with the same scale)" if what == "this type change" else ""),
+            + (": Spark accepts it only if the column already has that type, or one it widens to it (int → bigint, "
+               "float → double, a wider decimal precision with the same scale)" if what == "this type change" else ""),
             f"check the column's type in Spark (`DESCRIBE TABLE {table}`) before this runs, or {_help(table)}",
             span=where or span,
             column=".".join(path),

@@ -1,6 +1,6 @@
 """CTAS / RTAS columns whose type icelint cannot know (`model.types.UntypedType`, `replay/ctas.py`):
 the table is created with every column (names, Spark's field ids), the typed columns are checked as
-usual, and checks that need the unknown type skip it. Differential cases 560-563 run the same in Spark."""
+usual, and checks that need the unknown type skip it. Differential cases 560-564 run the same in Spark."""
 
 from __future__ import annotations
 

@@ -206,3 +206,10 @@ def test_a_cte_or_subquery_column_is_typed_only_when_what_it_reads_is() -> None:
     assert c[1].type.reason == "column `a2` of `c`: expression `orders.amount * 2`, whose type icelint does not infer"
     t = r.result.tables["db.t"].schema.fields
     assert not is_untyped(t[0].type) and "column `cu` of `t`: function `upper`" in t[1].type.reason
+
+
+def test_ctas_partitioned_by_a_field_inside_an_untyped_column_leaves_the_table_unknown() -> None:
+    sql = "CREATE TABLE db.x USING iceberg PARTITIONED BY (bucket(4, r.k)) AS SELECT r FROM ext.t;\nALTER TABLE db.x ADD COLUMN z int;\n"
+    r, findings = _run(sql)
+    assert "db.x" in r.result.unknown and "inside `r`" in r.result.unknown_why["db.x"]
+    assert [(f.rule, f.severity.value) for f in findings] == [("ICE028", "info")]

@@ -19,7 +19,7 @@ from icelint.replay import spark_types as sp
 from icelint.replay.schemas import add_schema, check_format_types
 from icelint.replay.common import not_found, quoted, table_key
 from icelint.replay.ctas import infer_columns
-from icelint.replay.errors import ReplayError
+from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.layout import add_spec
 from icelint.replay.properties import (
     DEFAULT_FORMAT_VERSION,
@@ -103,7 +103,12 @@ class TablesMixin:
         if name_index.may_collide((c,), None):
             name_index.check_unique_names(schema)
         check_format_types(version, walk(schema.fields))
-        terms = [pt.resolve(t, schema, case_sensitive=True) for t in c.partition_by]
+        try:
+            terms = [pt.resolve(t, schema, case_sensitive=True) for t in c.partition_by]
+        except Unchecked as u:  # PARTITIONED BY a field inside a CTAS column of unknown type
+            self.unknown.add(key)
+            self.unknown_why[key] = f"it is partitioned by a field inside `{u.column}`, whose type is not known ({u.reason})"
+            return None
         spec = pt.build_create_spec(terms, schema)
         properties = dict(NEW_TABLE_DEFAULTS)
         for k, v in props.items():

@@ -72,7 +72,7 @@ def _add(tree: Node, fields) -> None:
 def render_text(run: Run, out: IO[str]) -> None:
     tables = states(run)
     trees: list[Node] = []
-    if not tables:
+    if not tables and not run.result.unknown:
         trees.append(Node("no table state: the scripts create no table and no --metadata was given"))
     texts = {s.path: s.text for s in run.sources}
     changes: dict[str, list[tuple[str, str]]] = {}
@@ -87,6 +87,11 @@ def render_text(run: Run, out: IO[str]) -> None:
         why = f"  ({o.error.quoted.splitlines()[0]})" if o.error else ""
         style = "green" if o.accepted else "red" if o.error else "yellow"
         changes.setdefault(o.table, []).append((f"{mark} {sp.path}:{sp.line}  {first}{why}", style))
+    for key in sorted(run.result.unknown):  # not inferable: say so rather than leave the table out
+        if run.result.tables.get(key) is None:
+            why = run.result.unknown_why.get(key)
+            name = run.result.display_names.get(key, key)
+            trees.append(Node(f"{name}  schema not known" + (f": {why}" if why else " (CREATE TABLE ... AS SELECT, or not an Iceberg table)"), "bold"))
     for name, meta in tables.items():
         s = meta.schema
         tree = Node(f"{name}  format v{meta.format_version}, schema {s.schema_id} of {len(meta.schemas)}, last-column-id {meta.last_column_id}", "bold")

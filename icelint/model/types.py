@@ -59,6 +59,32 @@ class FixedType(PrimitiveType):
         return FixedType(f"fixed[{length}]", length)
 
 
+@dataclass(frozen=True, slots=True)
+class UntypedType(Type):
+    r"""A column whose type icelint cannot know: not an Iceberg type, and never in a metadata.json Iceberg
+    writes. A `CREATE TABLE ... AS SELECT` gives it to a projection over a table icelint does not know,
+    or to a function it does not type; `reason` says which (`table \`ext.t\` is not known here`).
+    Checks that need the column's type skip it; everything else (names, ids, order) is replayed."""
+
+    reason: str
+    # It may be a struct, list or map: Spark numbers nested fields after every top-level column, so
+    # the ids icelint gives to later nested fields and added columns may then be lower than Spark's.
+    maybe_nested: bool = True
+
+    def __str__(self) -> str:
+        return f"<type not known: {self.reason}>"
+
+    def to_json(self) -> Any:
+        return {"type": UNTYPED_JSON, "reason": self.reason}
+
+
+UNTYPED_JSON = "icelint-unknown"  # the JSON form's "type" (`icelint schema --format json`)
+
+
+def is_untyped(t: Type) -> bool:
+    return type(t) is UntypedType
+
+
 BOOLEAN = PrimitiveType("boolean")
 INT = PrimitiveType("int")
 LONG = PrimitiveType("long")

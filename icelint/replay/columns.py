@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from icelint import changes as ch
 from icelint.model.table import Schema, TableMetadata
-from icelint.model.types import ListType, MapType, NestedField, PrimitiveType, children
+from icelint.model.types import ListType, MapType, NestedField, PrimitiveType, children, is_untyped
 from icelint.replay import names as name_index
 from icelint.replay import spark_types as sp
 from icelint.replay.common import Path, quoted
-from icelint.replay.errors import ReplayError
+from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.schema_update import SchemaUpdate, dotted
 from icelint.replay.schemas import commit_schema
 
@@ -49,6 +49,8 @@ class ColumnsMixin:
         for i, part in enumerate(path):
             if i == 0:
                 found = schema.top_level(part, self.case_sensitive)
+            elif is_untyped(found.type):  # type: ignore[union-attr]
+                raise Unchecked(dotted(tuple(out)), found.type.reason)  # type: ignore[union-attr]
             elif isinstance(found.type, (ListType, MapType)):  # type: ignore[union-attr]
                 kids = children(found.type)  # type: ignore[union-attr]
                 found = next((k for k in kids if k.name == part), None)
@@ -161,6 +163,8 @@ class ColumnsMixin:
         rparent: Path = ()
         if parent:
             rparent, pf = self._resolve(schema, parent, step, span)
+            if is_untyped(pf.type):  # a field inside a column of unknown type (CTAS): not checkable
+                raise Unchecked(dotted(rparent), pf.type.reason)  # type: ignore[attr-defined]
         if not replacing:
             clash = self._sibling_exists(schema, rparent, name)
             if clash is not None:
@@ -250,7 +254,7 @@ class ColumnsMixin:
                 column=dotted(path),
             )
         current = sp.from_iceberg(f.type)
-        if not sp.can_up_cast(current, target):
+        if not is_untyped(f.type) and not sp.can_up_cast(current, target):  # untyped (CTAS): not checkable
             raise ReplayError(
                 "type-change",
                 f"[NOT_SUPPORTED_CHANGE_COLUMN] ALTER TABLE ALTER/CHANGE COLUMN is not supported for changing "

@@ -3,8 +3,10 @@
 sqlglot's optimizer (`qualify` + `annotate_types`, imported only when a CTAS is replayed) types the
 projections over the schemas icelint knows. Only projections whose type sqlglot gives exactly as
 Spark does are trusted: columns of known tables, `CAST`s, string, boolean and integer literals.
-Anything else (arithmetic, functions, decimal literals, unknown tables) makes the schema unknown,
-and the reason names the column.
+Any other projection (arithmetic, functions, decimal literals, columns of tables icelint does not
+know) is still a column with its name and position, so its field id is known, but its type is not:
+the table gets an `UntypedType` there, with the reason. Only when a name cannot be known (`SELECT *`
+over an unknown table, an expression without an alias) is the whole schema unknown.
 """
 
 from __future__ import annotations
@@ -13,11 +15,24 @@ from typing import Any, Callable
 
 from icelint import changes as ch
 from icelint.model.table import Schema
+from icelint.model.types import is_untyped
 from icelint.replay import spark_types as sp
+from icelint.syntax.ast import SqlType
+
+UNTYPED_SQL = SqlType("<untyped>")  # the type of a column whose type cannot be known (`tables.py` makes it UntypedType)
 
 
-def infer_columns(sql: str, lookup: Callable[[str], Schema | None]) -> tuple[tuple[ch.ColumnSpec, ...] | None, str]:
-    """(columns, "") or (None, why not): `lookup` gives the schema of a table by name, if known."""
+Untyped = dict[int, tuple[str, bool]]  # projection index → (why its type cannot be known, whether it may be nested)
+
+
+def infer_columns(
+    sql: str, lookup: Callable[[str], Schema | None]
+) -> tuple[tuple[ch.ColumnSpec, ...] | None, str, Untyped]:
+    """(columns, "", untyped) or (None, why not, {}): `lookup` gives the schema of a table by name, if known.
+
+    A projection whose name is known but whose type is not (a column of a table icelint does not know,
+    a function it does not type) is still a column, at its position: its index is in `untyped`, with
+    the reason, and its `ColumnSpec` has the placeholder type `UNTYPED_SQL`."""
     import sqlglot
     from sqlglot import exp
 
@@ -26,37 +41,137 @@ def infer_columns(sql: str, lookup: Callable[[str], Schema | None]) -> tuple[tup
     try:
         tree = sqlglot.parse_one(sql, read="spark")
     except Exception:  # noqa: BLE001 - Spark's parser decides; icelint's own parser accepted it
-        return None, "the query could not be read"
+        return None, "the query could not be read", {}
     query = tree.expression if isinstance(tree, exp.Create) else None
     if not isinstance(query, exp.Select):
-        return None, "the query is not a plain SELECT"
+        return None, "the query is not a plain SELECT", {}
+    ctes = {c.alias_or_name.lower() for c in query.find_all(exp.CTE)}
     schema: dict[str, dict[str, dict[str, str]]] = {}
+    sources: dict[tuple[str, str], tuple[str, Schema]] = {}  # (db, table) → (name as written, schema)
+    missing: list[str] = []  # tables icelint does not know, as written
     for table in query.find_all(exp.Table):
         name = ".".join(p.name for p in table.parts)
+        if not table.db and table.name.lower() in ctes:
+            continue
         known = lookup(name)
         if known is None:
-            return None, f"table `{name}` is not known here"
+            if name not in missing:
+                missing.append(name)
+            continue
         db = table.db or "default"
         schema.setdefault(db, {})[table.name] = {f.name: _type_sql(f.type) for f in known.fields}
+        sources[(db.lower(), table.name.lower())] = (name, known)
     from sqlglot.optimizer.annotate_types import annotate_types
     from sqlglot.optimizer.qualify import qualify
 
-    try:
-        typed = annotate_types(qualify(query.copy(), schema=schema, dialect="spark"), schema=schema, dialect="spark")
+    try:  # every table known: Spark's analyzer resolves every column, so must sqlglot
+        qualified = qualify(query.copy(), schema=schema, dialect="spark", validate_qualify_columns=not missing)
+        typed = annotate_types(qualified, schema=schema, dialect="spark")
     except Exception as e:  # noqa: BLE001 - sqlglot could not resolve the query
-        _raise_if_unresolved(str(e), query, schema, exp)
-        return None, f"its query could not be resolved ({str(e).splitlines()[0][:120]})"
-    columns = []
-    for original, projection in zip(query.expressions, typed.expressions):
+        if not missing:
+            _raise_if_unresolved(str(e), query, schema, exp)
+        return None, f"its query could not be resolved ({str(e).splitlines()[0][:120]})", {}
+    if len(typed.expressions) != len(query.expressions) or any(isinstance(p.unalias(), exp.Star) or (
+        isinstance(p.unalias(), exp.Column) and isinstance(p.unalias().this, exp.Star)) for p in typed.expressions
+    ):  # fmt: skip
+        over = f" over {_tables(missing)}" if missing else ""
+        return None, f"`SELECT *`{over}, so its columns cannot be known", {}
+    aliases = {t.alias_or_name.lower(): k for t in query.find_all(exp.Table) for k in [_key(t)] if k in sources}
+    columns, untyped = [], {}
+    for i, (original, projection) in enumerate(zip(query.expressions, typed.expressions)):
+        node = original.unalias() if isinstance(original, exp.Alias) else original
         name = projection.alias_or_name
-        if not name or not _trusted(original.unalias() if isinstance(original, exp.Alias) else original, exp):
-            return None, f"the type of column `{name or original.sql(dialect='spark')}` cannot be known"
-        text = projection.type.sql(dialect="spark") if projection.type is not None else ""
-        sql_type = _parse_type(text)
-        if sql_type is None or projection.type.this == exp.DataType.Type.UNKNOWN:
-            return None, f"the type of column `{name}` cannot be known"
+        if not name or not isinstance(original, (exp.Alias, exp.Column)):  # Spark names it after its SQL text
+            return None, f"column {i + 1} (`{original.sql(dialect='spark')}`) has no alias, so its name cannot be known", {}
+        sql_type = None
+        trusted = _trusted_in(projection.unalias(), typed, exp) if isinstance(node, exp.Column) else _trusted(node, exp)
+        if trusted and projection.type is not None and projection.type.this != exp.DataType.Type.UNKNOWN:
+            sql_type = _parse_type(projection.type.sql(dialect="spark"))
+        if sql_type is None:
+            t = projection.type
+            flat = t is not None and t.this != exp.DataType.Type.UNKNOWN and not t.is_type(*exp.DataType.NESTED_TYPES)
+            why, src = _why_untyped(node, projection.unalias(), missing, sources, aliases, exp, typed)
+            untyped[i] = (why, src.maybe_nested if src is not None else not flat)
+            sql_type = UNTYPED_SQL
         columns.append(ch.ColumnSpec((name,), sql_type, False, None, None))
-    return tuple(columns), ""
+    return tuple(columns), "", untyped
+
+
+def _key(table: Any) -> tuple[str, str]:
+    return ((table.db or "default").lower(), table.name.lower())
+
+
+def _tables(names: list[str]) -> str:
+    if len(names) == 1:
+        return f"table `{names[0]}`, which is not known here"
+    return "tables " + ", ".join(f"`{n}`" for n in names) + ", which are not known here"
+
+
+def _derived(root: Any, alias: str, exp: Any) -> Any:
+    """The SELECT of the CTE or subquery named `alias` in `root`, if it is one (else a table's alias)."""
+    if not alias:
+        return None
+    low = alias.lower()
+    for cte in root.find_all(exp.CTE):
+        if cte.alias_or_name.lower() == low:
+            return cte.this if isinstance(cte.this, exp.Select) else False
+    for sub in root.find_all(exp.Subquery):
+        if sub.alias_or_name.lower() == low:
+            return sub.this if isinstance(sub.this, exp.Select) else False
+    return None
+
+
+def _inner(root: Any, column: Any, exp: Any) -> Any:
+    """The projection of a CTE or subquery that `column` reads (unaliased), None for a base table's
+    column, False when it cannot be found."""
+    src = _derived(root, column.table, exp)
+    if not src:
+        return src
+    proj = next((p for p in src.expressions if p.alias_or_name.lower() == column.name.lower()), None)
+    return proj.unalias() if proj is not None else False
+
+
+def _trusted_in(column: Any, root: Any, exp: Any, depth: int = 0) -> bool:
+    """A column is trusted when it reads a base table's column, or a CTE's or subquery's projection
+    that is itself trusted (sqlglot's types for `amount * 2` and the like are not Spark's)."""
+    if not isinstance(column, exp.Column):
+        return _trusted(column, exp)
+    if isinstance(column.this, exp.Star) or depth > 32:
+        return False
+    inner = _inner(root, column, exp)
+    if inner is None:
+        return True
+    return inner is not False and _trusted_in(inner, root, exp, depth + 1)
+
+
+def _why_untyped(
+    node: Any, qualified: Any, missing: list[str], sources: dict, aliases: dict, exp: Any, root: Any = None, depth: int = 0
+) -> tuple[str, Any]:
+    """Why a projection's type cannot be known: the function, the unknown table, or the source column
+    (then also that column's `UntypedType`)."""
+    if isinstance(node, exp.Column) and root is not None and isinstance(qualified, exp.Column) and depth < 32:
+        inner = _inner(root, qualified, exp)
+        if inner:
+            why, src = _why_untyped(inner, inner, missing, sources, aliases, exp, root, depth + 1)
+            return f"column `{qualified.name}` of `{qualified.table}`: {why}", src
+    if isinstance(node, exp.Column):
+        src = sources.get(aliases.get(qualified.table.lower(), ("", ""))) if isinstance(qualified, exp.Column) else None
+        if src is not None:
+            f = src[1].top_level(qualified.name, case_sensitive=False)
+            if f is not None and is_untyped(f.type):
+                return f"column `{f.name}` of `{src[0]}`, whose type is not known ({f.type.reason})", f.type
+        if missing:
+            return _tables(missing), None
+        return "icelint could not resolve the column", None
+    for f in node.find_all(exp.Func):
+        if isinstance(f, exp.Anonymous):
+            return f"function `{f.name}`, which icelint does not know (a UDF?)", None
+        if not isinstance(f, (exp.Cast, exp.TryCast)):
+            return f"function `{f.sql_name().lower()}`, whose result type icelint does not infer", None
+    if isinstance(node, exp.Literal):
+        return f"literal `{node.sql(dialect='spark').replace('`', '')}`, whose type icelint does not infer", None
+    text = node.sql(dialect="spark").replace("`", "")  # qualified names come quoted
+    return f"expression `{text if len(text) <= 60 else text[:57] + '...'}`, whose type icelint does not infer", None
 
 
 def _raise_if_unresolved(error: str, query: Any, schema: dict[str, dict[str, dict[str, str]]], exp: Any) -> None:
@@ -108,6 +223,8 @@ def _trusted(node: Any, exp: Any) -> bool:
 
 
 def _type_sql(t) -> str:
+    if is_untyped(t):
+        return "unknown"  # sqlglot's UNKNOWN: the projection stays untyped
     return sp.sql_name(sp.from_iceberg(t)).lower()
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from icelint import changes as ch
 from icelint.model.table import TableMetadata
-from icelint.model.types import NestedField
+from icelint.model.types import NestedField, is_untyped
 from icelint.replay import deploy, dml_columns
 from icelint.replay import spark_types as sp
 from icelint.replay.common import quoted
@@ -84,7 +84,7 @@ def check_values(tree, fields: list[NestedField], table: str) -> None:
                         column=field.name,
                     )
                 continue
-            if kind is None or not field.type.is_primitive:
+            if kind is None or not field.type.is_primitive or is_untyped(field.type):
                 continue
             want = sp.from_iceberg(field.type)
             if want[0] not in _ASSIGNABLE[kind]:

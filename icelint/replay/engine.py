@@ -22,7 +22,7 @@ from icelint.replay import deploy
 from icelint.replay.columns import ColumnsMixin
 from icelint.replay.common import not_found, table_key
 from icelint.replay.dml import DmlMixin
-from icelint.replay.errors import ReplayError
+from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.layout import LayoutMixin
 from icelint.replay.properties import (  # noqa: F401 - importable from here, as before the split
     ACTION_PROPERTIES,
@@ -48,7 +48,7 @@ class Outcome(NamedTuple):
     after: TableMetadata | None  # equals `before` when the step was rejected
     error: ReplayError | None = None
     case_sensitive: bool = False
-    skipped: str | None = None  # why the step could not be replayed (unknown schema, non-Iceberg table)
+    skipped: str | None = None  # why the step could not be replayed (unknown schema, non-Iceberg table, untyped column)
     diff: SchemaDiff | None = None  # what the step changed in the schema, when it made a new one
 
     @property
@@ -131,6 +131,8 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
             if e.span is None:
                 e.span = step.span
             return Outcome(step, key, before, before, e, self.case_sensitive)
+        except Unchecked as u:  # reaches into a column of unknown type (CTAS): Spark may accept it or not
+            return Outcome(step, key, before, before, None, self.case_sensitive, "untyped-column:" + u.column)
         self.tables[key] = after  # None: dropped (or renamed away)
         return Outcome(step, key, before, after, None, self.case_sensitive, diff=self._diff)
 

@@ -39,3 +39,14 @@ class ReplayError(Exception):
 
     def __repr__(self) -> str:
         return f"ReplayError({self.kind!r}, {self.message!r})"
+
+
+class Unchecked(Exception):
+    """A change icelint cannot replay because it reaches into a column whose type it does not know (a
+    CTAS column over an unknown table or function: `model.types.UntypedType`): Spark may accept it or
+    not. The step is skipped (`Outcome.skipped == "untyped-column:<column>"`), the state left as it was."""
+
+    def __init__(self, column: str, reason: str) -> None:
+        super().__init__(f"`{column}`: {reason}")
+        self.column = column
+        self.reason = reason

@@ -4,8 +4,8 @@ checks, `BaseReplaceSortOrder`, and Spark's transform names (`Spark3Util.toIcebe
 from __future__ import annotations
 
 from icelint.model.table import PartitionField, PartitionSpec, Schema, SortField, SortOrder
-from icelint.model.types import DecimalType, FixedType, ListType, MapType, PrimitiveType, Type
-from icelint.replay.errors import ReplayError
+from icelint.model.types import DecimalType, FixedType, ListType, MapType, PrimitiveType, Type, is_untyped
+from icelint.replay.errors import ReplayError, Unchecked
 from icelint.syntax.ast import Name, SortTerm, Transform
 
 _TIME = {"year": "year", "years": "year", "month": "month", "months": "month", "day": "day", "days": "day",
@@ -62,6 +62,8 @@ def column_of(t: Transform) -> Name:
 
 
 def can_transform(transform: str, t: Type) -> bool:
+    if is_untyped(t):  # a CTAS column of unknown type: icelint cannot tell, so it allows
+        return True
     if not isinstance(t, PrimitiveType):
         return False
     name = t.name
@@ -86,6 +88,10 @@ def resolve(t: Transform, schema: Schema, case_sensitive: bool = True) -> Term:
     col = column_of(t)
     f = schema.find(col.parts, case_sensitive)
     if f is None:
+        for n in range(1, len(col.parts)):  # a field inside a column of unknown type (CTAS): not checkable
+            above = schema.find(col.parts[:n], case_sensitive)
+            if above is not None and is_untyped(above.type):
+                raise Unchecked(".".join(col.parts[:n]), above.type.reason)
         raise ReplayError(
             "unknown-column",
             f"Cannot find field '{col.dotted}' in struct: {schema.struct}",

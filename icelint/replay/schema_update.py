@@ -25,6 +25,7 @@ from icelint.model.types import (
     StructType,
     Type,
     children,
+    is_untyped,
 )
 from icelint.replay.errors import ReplayError
 
@@ -38,7 +39,7 @@ def dotted(path: Path) -> str:
 
 def promotion_allowed(frm: Type, to: Type) -> bool:
     """Iceberg's `TypeUtil.isPromotionAllowed` (no format-version dependence in 1.10)."""
-    if frm == to:
+    if frm == to or is_untyped(frm):  # a CTAS column of unknown type: icelint cannot tell, so it allows
         return True
     if not isinstance(frm, PrimitiveType) or not isinstance(to, PrimitiveType):
         return False

@@ -73,13 +73,15 @@ def from_iceberg(t: it.Type) -> SparkType:
         return ("array", from_iceberg(t.element))
     if isinstance(t, it.MapType):
         return ("map", from_iceberg(t.key), from_iceberg(t.value))
+    if it.is_untyped(t):
+        return ("<type>",)  # not known (a CTAS column): shown as `<type>`, never promoted or compared
     assert isinstance(t, it.PrimitiveType)
     return _ICE_TO_SPARK.get(t.name, (t.name,))
 
 
 def sql_name(t: SparkType) -> str:
     """Spark's display name, as in its error messages (`BIGINT`, `DECIMAL(10,2)`, `ARRAY<INT>`)."""
-    names = {"byte": "TINYINT", "short": "SMALLINT", "int": "INT", "long": "BIGINT", "null": "VOID"}
+    names = {"byte": "TINYINT", "short": "SMALLINT", "int": "INT", "long": "BIGINT", "null": "VOID", "<type>": "<type>"}
     k = t[0]
     if k == "decimal":
         return f"DECIMAL({t[1]},{t[2]})"

@@ -1,8 +1,9 @@
 """Replaying whole tables: CREATE TABLE, CREATE OR REPLACE / REPLACE TABLE, DROP TABLE, RENAME TO.
 
 A CREATE gives fresh ids in Spark's order; a replacement keeps the ids of same-named columns
-(`TableMetadata.buildReplacement`). Tables whose schema cannot be known (CTAS, non-Iceberg `USING`)
-are marked unknown and not replayed further.
+(`TableMetadata.buildReplacement`). A CTAS column whose type cannot be known gets an `UntypedType`
+(its name and id are still Spark's); tables whose columns cannot be known at all (`SELECT *` over
+an unknown table, non-Iceberg `USING`) are marked unknown and not replayed further.
 """
 
 from __future__ import annotations
@@ -11,14 +12,14 @@ from types import MappingProxyType
 
 from icelint import changes as ch
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, TableMetadata
-from icelint.model.types import ListType, MapType, NestedField, StructType, Type, walk
+from icelint.model.types import ListType, MapType, NestedField, StructType, Type, UntypedType, walk
 from icelint.replay import names as name_index
 from icelint.replay import partitioning as pt
 from icelint.replay import spark_types as sp
 from icelint.replay.schemas import add_schema, check_format_types
 from icelint.replay.common import not_found, quoted, table_key
 from icelint.replay.ctas import infer_columns
-from icelint.replay.errors import ReplayError
+from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.layout import add_spec
 from icelint.replay.properties import (
     DEFAULT_FORMAT_VERSION,
@@ -63,8 +64,9 @@ class TablesMixin:
                 )
         if meta is None:
             validate_commit_properties(dict(c.properties))
+        untyped: dict[int, str] = {}  # CTAS: columns whose type cannot be known (`replay/ctas.py`)
         if not c.columns and c.as_select and c.sql is not None:  # CTAS / RTAS: the query's columns
-            columns, why = infer_columns(c.sql, self._known_schema)
+            columns, why, untyped = infer_columns(c.sql, self._known_schema)
             if columns is not None:
                 c = c._replace(columns=columns)
             else:
@@ -94,14 +96,19 @@ class TablesMixin:
 
         ids = [next_id() for _ in c.columns]
         fields = tuple(
-            NestedField(i, col.path[-1], sp.to_iceberg(col.type, next_id), col.required, col.doc)
-            for i, col in zip(ids, c.columns)
+            NestedField(i, col.path[-1], UntypedType(*untyped[n]) if n in untyped else sp.to_iceberg(col.type, next_id), col.required, col.doc)
+            for n, (i, col) in enumerate(zip(ids, c.columns))
         )
         schema = Schema(0, fields)
         if name_index.may_collide((c,), None):
             name_index.check_unique_names(schema)
         check_format_types(version, walk(schema.fields))
-        terms = [pt.resolve(t, schema, case_sensitive=True) for t in c.partition_by]
+        try:
+            terms = [pt.resolve(t, schema, case_sensitive=True) for t in c.partition_by]
+        except Unchecked as u:  # PARTITIONED BY a field inside a CTAS column of unknown type
+            self.unknown.add(key)
+            self.unknown_why[key] = f"it is partitioned by a field inside `{u.column}`, whose type is not known ({u.reason})"
+            return None
         spec = pt.build_create_spec(terms, schema)
         properties = dict(NEW_TABLE_DEFAULTS)
         for k, v in props.items():

@@ -209,12 +209,17 @@ def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: li
             else:
                 pos = " FIRST" if i == 0 else f" AFTER {ident(new[i - 1].name)}"
                 order.insert(0 if i == 0 else order.index(new[i - 1].name) + 1, nf.name)
-            out.append(f"ALTER TABLE {t} ADD COLUMN {column_sql(path, nf)}{pos}")
+            if it.is_untyped(nf.type):  # a CTAS column: no type to write in ADD COLUMN
+                problems.append(f"`{'.'.join(path)}` has a type icelint cannot know ({nf.type.reason})")  # type: ignore[attr-defined]
+            else:
+                out.append(f"ALTER TABLE {t} ADD COLUMN {column_sql(path, nf)}{pos}")
             continue
         if of.name != nf.name and of.name.lower() == nf.name.lower():
             out.append(f"ALTER TABLE {t} RENAME COLUMN {path_sql(parent + (of.name,))} TO {ident(nf.name)}")
         if isinstance(of.type, it.StructType) and isinstance(nf.type, it.StructType):
             _net_struct(t, path, of.type.fields, nf.type.fields, out, problems)
+        elif it.is_untyped(nf.type) or it.is_untyped(of.type):
+            pass  # a type icelint cannot know (CTAS): no type change it could write or judge
         elif type_sql(of.type) != type_sql(nf.type):
             if promotion_allowed(of.type, nf.type):
                 out.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(path)} TYPE {type_sql(nf.type)}")

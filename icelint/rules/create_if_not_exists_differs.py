@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint import changes as ch
+from icelint.model.types import is_untyped
 from icelint.findings import Finding, Severity
 from icelint.rules import _fixes
 from icelint.rules._base import Rule, RuleContext
@@ -124,7 +125,7 @@ def _span(c: ch.CreateTable, schema):
         if f is None:
             return col.span
         try:
-            if sp.sql_name(sp.spark_type(col.type)) != sp.sql_name(sp.from_iceberg(f.type)) or col.required != f.required:
+            if not is_untyped(f.type) and sp.sql_name(sp.spark_type(col.type)) != sp.sql_name(sp.from_iceberg(f.type)) or col.required != f.required:
                 return col.span
         except ReplayError:
             continue
@@ -148,6 +149,8 @@ def _differences(c: ch.CreateTable, schema) -> list[str]:
         try:
             want = sp.sql_name(sp.spark_type(col.type))
         except ReplayError:
+            continue
+        if is_untyped(f.type):  # a CTAS column whose type icelint cannot know: not compared
             continue
         have = sp.sql_name(sp.from_iceberg(f.type))
         if want != have:

@@ -11,5 +11,5 @@ ALTER TABLE db.order_flags DROP COLUMN note;
 INSERT INTO db.order_flags VALUES (3, 1.5, 'v2', false);
 INSERT INTO db.order_flags VALUES (3, 1.5, 'v2', false, 8);
 UPDATE db.order_flags SET checked = false WHERE note IS NULL;
--- a projection whose type icelint does not infer: the table is left unchecked (ICE005 info)
+-- a projection whose type icelint does not infer: the column is created with an unknown type (ICE028 info), the table stays checkable
 CREATE TABLE db.order_names USING iceberg AS SELECT order_id, upper(customer) AS customer_uc FROM db.orders;

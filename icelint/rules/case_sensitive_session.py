@@ -26,7 +26,9 @@ ALTER TABLE db.orders ADD COLUMN status_code string;
 ## Fix
 Removes the `SET` statement, with its `;` and its line (unsafe: every later statement is then
 resolved case-insensitively, as Spark does by default, so a statement that relied on the setting,
-such as adding `Status` next to `status`, now fails and is reported; rename it before you deploy).
+such as adding `Status` next to `status`, would then fail). When a later statement of the same run
+may rely on the setting (it was rejected, renames a column to a case variant of its name, or leaves
+two names differing only in case side by side), the fix is display-only: fix those statements first.
 """
 
 from __future__ import annotations
@@ -58,7 +60,15 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
                 "remove the SET; rename columns with RENAME COLUMN to names that differ by more than case",
             )
             # the statement's span stops before its `;`: icelint.fixing.adapt takes the `;` and the line too
-            yield replace(finding, fix=Fix(Applicability.UNSAFE, "remove the SET", (Edit.replace(step.span, ""),)))
+            if relied_on(ctx):  # removing it would make a later statement of this run fail: shown, not applied
+                fix = Fix(
+                    Applicability.DISPLAY_ONLY,
+                    "remove the SET, after renaming the columns a later statement adds next to a case twin",
+                    (Edit.replace(step.span, ""),),
+                )
+            else:
+                fix = Fix(Applicability.UNSAFE, "remove the SET", (Edit.replace(step.span, ""),))
+            yield replace(finding, fix=fix)
         return
     d = ctx.diff
     if not ctx.outcome.case_sensitive or ctx.after is None or not (d.added or d.changed):
@@ -80,6 +90,35 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
                 column=".".join(path),
                 field_id=f.id,
             )
+
+
+def relied_on(ctx: RuleContext) -> bool:
+    """Whether a later statement of the run, resolved case-sensitively, could resolve differently without
+    the SET: it was rejected (a name in the wrong case, which the default resolution would find), it
+    renames a column to a case variant of its name, or it leaves two names differing only in case side
+    by side (which the default resolution rejects)."""
+    from icelint import changes as ch
+    from icelint.model.types import children
+
+    for o in ctx.result.outcomes:
+        if o.step.index <= ctx.step.index or not o.case_sensitive:
+            continue
+        if not o.accepted:
+            return True
+        for c in getattr(o.step, "changes", ()):
+            if isinstance(c, ch.RenameColumn) and c.new_name != c.path[-1] and c.new_name.lower() == c.path[-1].lower():
+                return True
+        if o.after is None or o.after is o.before:
+            continue
+        if o.after.schema.has_case_collisions:
+            return True
+        stack = [f.type for f in o.after.schema.fields]
+        while stack:
+            kids = children(stack.pop())
+            if len({k.name.lower() for k in kids}) != len(kids):
+                return True
+            stack.extend(k.type for k in kids)
+    return False
 
 
 def children_of(schema, parent_path: tuple[str, ...]):

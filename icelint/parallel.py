@@ -22,6 +22,7 @@ process itself (`cli.entry`) turns it on, never a library call inside someone el
 from __future__ import annotations
 
 import os
+import sys
 from typing import TYPE_CHECKING, Callable, Sequence
 
 if TYPE_CHECKING:  # imported where used: `entry()` imports this module, and a cached run needs no replay
@@ -121,9 +122,10 @@ def _spawn(part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) 
     if pid == 0:  # the worker: compute, send, and leave without running any of the parent's cleanup
         os.close(read_fd)
         try:
-            payload = pickle.dumps(("ok", work(part)), protocol=pickle.HIGHEST_PROTOCOL)
+            found = work(part)
+            payload = pickle.dumps(("ok", found, _stats_incomplete()), protocol=pickle.HIGHEST_PROTOCOL)
         except BaseException:  # noqa: BLE001 - the parent redoes the group and reports the error itself
-            payload = pickle.dumps(("failed", None))
+            payload = pickle.dumps(("failed", None, False))
         try:
             with os.fdopen(write_fd, "wb") as out:
                 out.write(payload)
@@ -140,9 +142,18 @@ def _collect(pid: int, fd: int, part: list[ch.Step], work: Callable[[list[ch.Ste
         payload = inp.read()
     os.waitpid(pid, 0)
     try:
-        status, findings = pickle.loads(payload)
+        status, findings, incomplete = pickle.loads(payload)
     except Exception:  # noqa: BLE001 - a worker that died mid-write: redo its group
-        status, findings = "failed", None
+        status, findings, incomplete = "failed", None, False
     if status != "ok":
         return list(work(part))
+    if incomplete:  # a worker's data counts were unknown: the parent's report must not be cached either
+        from icelint.sources import table_stats
+
+        table_stats.incomplete = True
     return findings
+
+
+def _stats_incomplete() -> bool:
+    mod = sys.modules.get("icelint.sources.table_stats")
+    return bool(mod is not None and mod.incomplete)

@@ -338,3 +338,26 @@ def test_run_cache_knows_the_sidecar_and_skips_incomplete_counts(tmp_path, sql):
     assert entries() == 2
     (out / "db.events.stats.json").unlink()  # no sidecar, no manifests: unknown counts
     assert '"records": null' in run() and entries() == 2  # not stored
+
+
+def test_forked_run_with_unknown_counts_is_not_cached(tmp_path):
+    """Runs of 400 statements or more on two tables or more are linted in forked workers (icelint/parallel.py):
+    a worker's unknown counts keep the parent's report out of the cache too."""
+    t = _write_table(tmp_path / "own")
+    meta = tmp_path / "copied.metadata.json"  # a copied metadata file: its manifest list is not there
+    shutil.copy(str(t["metadata"]).removeprefix("file://"), meta)
+    shutil.rmtree(t["warehouse"])
+    lines = ["CREATE TABLE db.other (id bigint) USING iceberg;"]
+    lines += [f"ALTER TABLE db.other ADD COLUMN c{i} int;" for i in range(420)]
+    lines += ["ALTER TABLE db.events DROP COLUMN payload;"]
+    p = tmp_path / "V2__big.sql"
+    p.write_text("\n".join(lines) + "\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("ICELINT_NO_CACHE", "ICELINT_DEBUG")}
+    env.update(PYTHONPATH=str(ROOT), ICELINT_JOBS="2")
+    work = tmp_path / "work"
+    work.mkdir()
+    r = subprocess.run([sys.executable, "-m", "icelint", "check", str(p), "--metadata", f"db.events={meta}", "--format", "json"],
+                       cwd=work, capture_output=True, text=True, env=env, timeout=180)
+    found = [f for f in json.loads(r.stdout)["findings"] if f["rule"] == "ICE011"]
+    assert found and found[0]["impact"]["non_null_values"] is None, r.stdout[-2000:] + r.stderr
+    assert not list((work / ".icelint_cache").glob("*.json")) if (work / ".icelint_cache").is_dir() else True

@@ -180,6 +180,11 @@ class Schema:
         names or comments does not compare each new schema with every older one)."""
         return sum(map(hash, self.fields))
 
+    @cached_property
+    def dotted_top(self) -> int:
+        """How many top-level names hold a dot (carried by the replay: `replay/names.py` asks per statement)."""
+        return sum("." in f.name for f in self.fields)
+
     def same_as(self, other: Schema) -> bool:
         """Iceberg's `sameSchema`: same struct and identifier fields (the schema id is ignored)."""
         if self is other:

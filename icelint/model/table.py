@@ -23,6 +23,7 @@ _NO_IDS: frozenset[int] = frozenset()
 # by (id(schema), name) → (schema, table); the entry holds the schema, so an id is never reused.
 _BUILT: OrderedDict[tuple[int, str], tuple[Any, Any]] = OrderedDict()
 _BUILT_MAX = 32
+_PARTITION_SOURCES: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()  # see `partition_sources`
 
 
 class _lookup_table(Generic[T]):  # noqa: N801 - used like cached_property
@@ -454,7 +455,13 @@ class TableMetadata:
 
     @cached_property
     def partition_sources(self) -> tuple[dict[int, list[PartitionField]], dict[int, list[PartitionField]]]:
-        """Source field id → its fields in the current spec (void ones left out) / in any spec (history)."""
+        """Source field id → its fields in the current spec (void ones left out) / in any spec (history).
+
+        Shared by the states with the same specs (the rules ask every state of a long replay)."""
+        key = (id(self.specs), self.default_spec_id)
+        hit = _PARTITION_SOURCES.get(key)
+        if hit is not None and hit[0] is self.specs:
+            return hit[1]
         current: dict[int, list[PartitionField]] = {}
         for f in self.spec.fields:
             if f.transform != "void":
@@ -463,6 +470,9 @@ class TableMetadata:
         for s in self.specs:
             for f in s.fields:
                 every.setdefault(f.source_id, []).append(f)
+        _PARTITION_SOURCES[key] = (self.specs, (current, every))
+        if len(_PARTITION_SOURCES) > _BUILT_MAX:
+            _PARTITION_SOURCES.popitem(last=False)
         return current, every
 
     @cached_property

@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         for c in cases:
             if c.name == "big-50mb" and i > 0:
                 continue  # once is enough (minutes)
-            c.samples.append(run([*ICELINT, c.path.name, *c.extra], OUT, {"ICELINT_JOBS": "1"}))
+            c.samples.append(run([*ICELINT, c.path.name, *c.extra], OUT, {"ICELINT_JOBS": "1", "ICELINT_NO_CACHE": "1"}))
             if c.compare:
                 c.ref.append(run([*SQLGLOT, (c.ref_path or c.path).name], OUT, ok=(0,)))
 

@@ -132,12 +132,18 @@ class _FileIndex:
 
 def collect(parsed: ParsedFile, index: _FileIndex) -> list[Directive]:
     out: list[Directive] = []
+    seen: dict[str, tuple | None] = {}  # comment text → its reading: files repeat the same directives
     for c in parsed.comments:
-        d = parse_directive(c.text)
+        d = seen.get(c.text, False)
+        if d is False:
+            d = parse_directive(c.text)
+            if d is not None:
+                d = (*d, tuple(_resolve(n) for n in d[1]))
+            seen[c.text] = d
         if d is None:
             continue
-        file_level, names, reason = d
-        directive = Directive(parsed.path, c.span, file_level, names, tuple(_resolve(n) for n in names), reason)
+        file_level, names, reason, codes = d
+        directive = Directive(parsed.path, c.span, file_level, names, codes, reason)
         if not file_level:
             directive.target = index.target_of(c.span)
         out.append(directive)
@@ -161,6 +167,7 @@ def apply(
     config: Config | None = None,
 ) -> Outcome:
     """Apply `per-file-ignores`, severities and inline suppressions of `files` (the files under review)."""
+    from icelint.rules import get
     from icelint.rules.unused_suppression import RULE as UNUSED
 
     enabled = set(enabled)
@@ -197,7 +204,7 @@ def apply(
         for path in sorted(directives):
             waiver = lookups[path].find(UNUSED.code, None, any_rule=False)
             for d in directives[path]:
-                unused = _unused(d, enabled, UNUSED)
+                unused = _unused(d, enabled, UNUSED, get)
                 if unused is None:
                     continue
                 f = adjust(unused)
@@ -241,9 +248,7 @@ class Lookup:
         return None
 
 
-def _unused(d: Directive, enabled: set[str], rule) -> Finding | None:
-    from icelint.rules import get
-
+def _unused(d: Directive, enabled: set[str], rule, get) -> Finding | None:
     kind = "ignore-file" if d.file_level else "ignore"
     problems: list[str] = []
     if d.all_rules:

@@ -106,7 +106,11 @@ def test_lookup_tables_move_to_the_newest_schema() -> None:
         o = replay.apply(step)
         schema = o.after.schema
         assert schema.top_level("ID", case_sensitive=False) is not None  # builds or uses the lookup table
-        table = schema.__dict__["_lower_names"]
+        table = schema.__dict__.get("_lower_names")
+        if table is None:  # built for a schema without its own: among the newest few (model/table.py)
+            from icelint.model.table import _BUILT
+
+            table = _BUILT[(id(schema), "_lower_names")][1]
         if previous is not None:
             assert table is previous  # moved and patched, not copied or rebuilt
         previous = table

@@ -232,3 +232,14 @@ def test_rope_shares_chunks_and_reads_as_the_tuple(seed: int) -> None:
             assert all(len(c) <= CHUNK for c in shared._chunks)
         assert tuple(version) == tuple(current)  # the old version is unchanged
         version, current = shared, new
+
+
+def test_appended_reads_as_the_tuple_and_keeps_the_old_chunks() -> None:
+    from icelint.model.chain import CHUNK, Rope, appended
+
+    old = Rope(range(3 * CHUNK + 5))
+    for extra in ([], [1000], list(range(2000, 2000 + 2 * CHUNK))):
+        new = appended(old, extra)
+        assert tuple(new) == (*range(3 * CHUNK + 5), *extra) and len(new) == 3 * CHUNK + 5 + len(extra)
+        assert all(a is b for a, b in zip(old._chunks[:3], new._chunks[:3]))  # full chunks shared
+    assert tuple(appended((1, 2), [3])) == (1, 2, 3)

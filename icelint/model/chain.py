@@ -206,3 +206,21 @@ def share(old: Sequence[Any], new: list) -> tuple | Rope:
     out._chunks = (*front, *_chunked(new[pos:end]), *reversed(back))
     out._n = n
     return out
+
+
+def appended(old: Sequence[Any], added: Sequence[Any]) -> tuple | Rope:
+    """`share(old, [*old, *added])` without looking at `old`'s items: its chunks are all kept (the
+    last one, if not full, is filled up), so that appending a column costs O(len / CHUNK), not O(len)."""
+    n = len(old) + len(added)
+    if n <= 2 * CHUNK or not isinstance(old, Rope):
+        return share(old, [*old, *added])
+    chunks = old._chunks
+    items = list(added)
+    if chunks and len(chunks[-1]) < CHUNK:
+        last = chunks[-1]
+        chunks = chunks[:-1]
+        items[:0] = last
+    out = Rope.__new__(Rope)
+    out._chunks = chunks + _chunked(items)
+    out._n = n
+    return out

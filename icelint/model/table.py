@@ -6,16 +6,68 @@ Immutable values mirroring metadata.json (format v1, v2, v3). The replay produce
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Generic, Iterator, Mapping, TypeVar
 
 from icelint.lazy import cached_property
 from icelint.model.types import NestedField, StructType, Type, children, walk
 
+T = TypeVar("T")
 Path = tuple[str, ...]
 _NO_IDS: frozenset[int] = frozenset()
+
+# Lookup tables built for a schema that does not hold its own (see `_lookup_table`): the newest few,
+# by (id(schema), name) → (schema, table); the entry holds the schema, so an id is never reused.
+_BUILT: OrderedDict[tuple[int, str], tuple[Any, Any]] = OrderedDict()
+_BUILT_MAX = 32
+_PARTITION_SOURCES: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()  # see `partition_sources`
+
+
+class _lookup_table(Generic[T]):  # noqa: N801 - used like cached_property
+    """A lookup table of a schema (name or id → field), built on demand and kept in a small LRU.
+
+    The replay makes one schema version per statement and moves the tables of the current one to
+    the next (`Schema.carry_indexes`): only the newest version holds them in its instance dict
+    (found there at C speed). A table asked of an older version (the rules compare each statement's
+    before and after) is rebuilt and kept among the newest few, not on every version: one per
+    version of a 5,000-column table would be most of a long replay's memory.
+    """
+
+    def __init__(self, func: Callable[[Any], T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        key = (id(obj), self.name)
+        hit = _BUILT.get(key)
+        if hit is not None and hit[0] is obj:
+            _BUILT.move_to_end(key)
+            return hit[1]
+        table = self.func(obj)
+        _BUILT[key] = (obj, table)
+        if len(_BUILT) > _BUILT_MAX:
+            _BUILT.popitem(last=False)
+        return table
+
+
+def _take_table(schema: Any, name: str) -> Any:
+    """`schema`'s own table `name` (from its dict or the LRU), removed from it; None when it has none."""
+    table = schema.__dict__.pop(name, None)
+    if table is None:
+        hit = _BUILT.get((id(schema), name))
+        if hit is not None and hit[0] is schema:
+            del _BUILT[(id(schema), name)]
+            table = hit[1]
+    return table
 
 
 @dataclass(frozen=True)
@@ -28,7 +80,7 @@ class Schema:
     def struct(self) -> StructType:
         return StructType(self.fields)
 
-    @cached_property
+    @_lookup_table
     def _index(self) -> tuple[dict[int, tuple[Path, NestedField]], dict[int, int | None]]:
         """field id → (path, field) and field id → parent id, built in one pass."""
         by_id: dict[int, tuple[Path, NestedField]] = {}
@@ -69,7 +121,7 @@ class Schema:
         added = [f for p, f in d.added if len(p) == 1]
         replaced = d.replaced_top
         for attr, key in (("_lower_names", _lower), ("_top_ids", _id)):
-            table = old.__dict__.pop(attr, None)
+            table = _take_table(old, attr)
             if table is None:
                 continue
             moved = []  # replaced fields whose key changed (renames): delete all first, then insert
@@ -180,6 +232,11 @@ class Schema:
         names or comments does not compare each new schema with every older one)."""
         return sum(map(hash, self.fields))
 
+    @cached_property
+    def dotted_top(self) -> int:
+        """How many top-level names hold a dot (carried by the replay: `replay/names.py` asks per statement)."""
+        return sum("." in f.name for f in self.fields)
+
     def same_as(self, other: Schema) -> bool:
         """Iceberg's `sameSchema`: same struct and identifier fields (the schema id is ignored)."""
         if self is other:
@@ -191,11 +248,11 @@ class Schema:
             return False  # a quick no, when both are known: the full comparison decides otherwise
         return self.fields == other.fields and set(self.identifier_field_ids) == set(other.identifier_field_ids)
 
-    @cached_property
+    @_lookup_table
     def _top_ids(self) -> dict[int, NestedField]:
         return {f.id: f for f in self.fields}
 
-    @cached_property
+    @_lookup_table
     def _lower_names(self) -> dict[str, NestedField]:
         """Lower-cased top-level name → the first field with it (Spark's case-insensitive resolution)."""
         lower: dict[str, NestedField] = {}
@@ -203,7 +260,7 @@ class Schema:
             lower.setdefault(f.name.lower(), f)
         return lower
 
-    @cached_property
+    @_lookup_table
     def _exact_names(self) -> dict[str, NestedField]:
         """Only built when two top-level names differ only in case (`_lower_names` answers otherwise)."""
         return {f.name: f for f in self.fields}
@@ -398,7 +455,13 @@ class TableMetadata:
 
     @cached_property
     def partition_sources(self) -> tuple[dict[int, list[PartitionField]], dict[int, list[PartitionField]]]:
-        """Source field id → its fields in the current spec (void ones left out) / in any spec (history)."""
+        """Source field id → its fields in the current spec (void ones left out) / in any spec (history).
+
+        Shared by the states with the same specs (the rules ask every state of a long replay)."""
+        key = (id(self.specs), self.default_spec_id)
+        hit = _PARTITION_SOURCES.get(key)
+        if hit is not None and hit[0] is self.specs:
+            return hit[1]
         current: dict[int, list[PartitionField]] = {}
         for f in self.spec.fields:
             if f.transform != "void":
@@ -407,6 +470,9 @@ class TableMetadata:
         for s in self.specs:
             for f in s.fields:
                 every.setdefault(f.source_id, []).append(f)
+        _PARTITION_SOURCES[key] = (self.specs, (current, every))
+        if len(_PARTITION_SOURCES) > _BUILT_MAX:
+            _PARTITION_SOURCES.popitem(last=False)
         return current, every
 
     @cached_property

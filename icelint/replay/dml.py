@@ -50,15 +50,24 @@ def check_row_level(kind: str, meta: TableMetadata) -> None:
 
 def check_statement(sql: str, span: Span, table: str, meta: TableMetadata, case_sensitive: bool) -> None:
     """The columns the statement names (`dml_columns`), then the literals of an INSERT's VALUES rows."""
+    import gc
+
     import sqlglot
 
     try:
-        tree = sqlglot.parse_one(sql, read="spark")
-    except Exception:  # noqa: BLE001 - not ours to judge: Spark's own parser decides
-        return
-    fields = dml_columns.check(tree, table, meta, case_sensitive, span, sql)
-    if fields is not None:
-        check_values(tree, fields, table)
+        try:
+            tree = sqlglot.parse_one(sql, read="spark")
+        except Exception:  # noqa: BLE001 - not ours to judge: Spark's own parser decides
+            return
+        fields = dml_columns.check(tree, table, meta, case_sensitive, span, sql)
+        if fields is not None:
+            check_values(tree, fields, table)
+    finally:
+        # sqlglot's trees are cycles (parent links): with the collector off (`cli.entry`) each one
+        # would stay until exit; the youngest generation holds little more than this statement's
+        if not gc.isenabled():
+            tree = None
+            gc.collect(0)
 
 
 def check_values(tree, fields: list[NestedField], table: str) -> None:

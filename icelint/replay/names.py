@@ -35,7 +35,7 @@ def may_collide(changes, schema: Schema | None) -> bool:
             adds = True
             if "." in s.path[-1] or _dotted_type(s.type):
                 return True
-    return adds and schema is not None and any("." in f.name for f in schema.fields)
+    return adds and schema is not None and schema.dotted_top > 0
 
 
 def check_unique_names(schema: Schema) -> None:

@@ -13,7 +13,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import Callable
 
-from icelint.model.chain import share
+from icelint.model.chain import appended, share
 from icelint.model.diff import ROOT  # the schema's own struct, in `changes_at` as in the diff that reads it
 from icelint.model.table import Schema
 from icelint.model.types import (
@@ -274,8 +274,14 @@ class SchemaUpdate:
         self.changes_at: dict[int, dict[int, tuple[NestedField | None, NestedField | None]]] = {}
         self._touched = self._touched_ids()
         self._work = {i for i in (*self.deletes, *self.updates, *self._touched) if i not in self.added_ids}
-        fields = self._apply_struct(schema.fields, ROOT)
-        new = Schema(schema.schema_id, share(schema.fields, fields))  # chunks shared with the old version
+        if ROOT not in self.moves and not self._pending_at(schema.fields, True):
+            # columns appended, nothing else at the top level: no pass over the existing columns
+            added = [self.updates[i] for i in self.parent_to_added.get(ROOT, ())]
+            self.changes_at[ROOT] = {f.id: (None, f) for f in added}
+            new = Schema(schema.schema_id, appended(schema.fields, added))
+        else:
+            fields = self._apply_struct(schema.fields, ROOT)
+            new = Schema(schema.schema_id, share(schema.fields, fields))  # chunks shared with the old version
         if not self.identifier_names:
             return new
         ids: list[int] = []

@@ -99,7 +99,21 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
             text.append(tail, style=_STYLE[f.severity])
             console.print(text)
 
-    for f in report.findings:
+    if console is None and not links:  # plain text: no styles to work out, written in batches
+        buf: list[str] = []
+        for f in report.findings:
+            buf.append(f"{f.path}:{f.line}:{f.column}: {f.rule} [{f.severity.value}] {f.message}")
+            if not quiet:
+                buf += _snippet(f, indexes.get(f.path))
+                if f.help:
+                    buf.append(f"  = help: {f.help}")
+                buf.append("")
+            if len(buf) > 4096:
+                out.write("\n".join(buf) + "\n")
+                buf.clear()
+        if buf:
+            out.write("\n".join(buf) + "\n")
+    for f in report.findings if console is not None or links else ():
         header(f)
         if not quiet:
             for line in _snippet(f, indexes.get(f.path)):

@@ -24,15 +24,23 @@ def snapshot_before_drop(meta, field_id: int):
 
 def drop_outcome(ctx, field_id: int):
     """The earlier accepted step of this run that removed `field_id` from the table, if any."""
-    found = None
-    for o in ctx.result.outcomes:
-        if o.step.index >= ctx.step.index:
-            break
+    from bisect import bisect_left
+
+    outcomes = ctx.result.outcomes
+    # the newest such step first: found at once when the drop is near (a scan of the whole history
+    # per finding would make N drops and re-adds quadratic)
+    end = bisect_left(outcomes, ctx.step.index, key=_step_index)
+    for k in range(end - 1, -1, -1):
+        o = outcomes[k]
         if o.table != ctx.outcome.table or not o.accepted or o.before is None or o.after is None:
             continue
         if o.before.schema.field_by_id(field_id) is not None and o.after.schema.field_by_id(field_id) is None:
-            found = o
-    return found
+            return o
+    return None
+
+
+def _step_index(o) -> int:
+    return o.step.index
 
 
 def drop_instead_of(table: str, outcome, field_id: int, new_name: str) -> list[str] | None:

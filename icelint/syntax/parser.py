@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import gc
+import re
 from collections.abc import Callable
 
 from icelint.model.types import MAX_TYPE_DEPTH
@@ -217,6 +218,9 @@ def _convert_body(text: str, start: int, end: int, out: list[_Tok]) -> None:
 # ---------------------------------------------------------------------------- comments
 
 
+_SPACES = re.compile(r"\s+").match
+
+
 def _scan_gap(
     text: str, pos: int, limit: int, li: LineIndex, comments: list[Comment]
 ) -> tuple[int, bool]:
@@ -229,7 +233,7 @@ def _scan_gap(
     while i < limit:
         c = text[i]
         if c.isspace():
-            i += 1
+            i = _SPACES(text, i, limit).end()  # a run of whitespace at once (str.isspace's set)
         elif c == "-" and text.startswith("--", i):
             j = text.find("\n", i, limit)
             if j < 0:

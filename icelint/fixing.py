@@ -56,16 +56,20 @@ def adapt(findings: list[Finding], texts: dict[str, str], skip: Iterable[str] = 
     finding of a file in `skip` (placeholders substituted) or of no known text loses its fix."""
     skip = set(skip)
     out = []
+    crlf: dict[str, bool] = {}  # path → whether its text has CRLF line ends (one scan per file)
     for f in findings:
         if f.fix is not None:
             text = texts.get(f.path)
-            f = replace(f, fix=None if text is None or f.path in skip else _adapt_fix(f.fix, text))
+            if text is not None and f.path not in crlf:
+                crlf[f.path] = "\r\n" in text
+            f = replace(f, fix=None if text is None or f.path in skip else _adapt_fix(f.fix, text, crlf[f.path]))
         out.append(f)
     return out
 
 
-def _adapt_fix(fix: Fix, text: str) -> Fix:
-    crlf = "\r\n" in text
+def _adapt_fix(fix: Fix, text: str, crlf: bool | None = None) -> Fix:
+    if crlf is None:
+        crlf = "\r\n" in text
     edits = []
     for e in fix.edits:
         start, end, content = e.start, e.end, e.content
@@ -103,11 +107,20 @@ def _statement_starts_at(text: str, start: int) -> bool:
     before = text[line_start:start].strip()
     if before:
         return before.endswith(";")
-    for line in reversed(text[:line_start].splitlines()):
+    for line in _lines_before(text, line_start):
         line = line.strip()
         if line and not line.startswith("--"):
             return line.endswith(";") or (" --" in line and line.split(" --", 1)[0].rstrip().endswith(";"))
     return True
+
+
+def _lines_before(text: str, end: int):
+    """The lines of `text[:end]`, last first, as `reversed(text[:end].splitlines())` gives them but
+    for empty lines (which the caller skips), read backwards only as far as the caller goes."""
+    while end > 0:
+        start = text.rfind("\n", 0, end) + 1
+        yield from reversed(text[start:end].splitlines())
+        end = start - 1
 
 
 def applicable(findings: Iterable[Finding], unsafe: bool, paths: set[str]) -> dict[str, list[Fix]]:

@@ -13,17 +13,14 @@ Which proposal and which applicability are the rule's choice (its `## Fix` secti
 from __future__ import annotations
 
 from icelint.fix import Applicability, Edit, Fix
-from icelint.rules._help import proposals
+from icelint.rules._help import parsed_statements, proposals
 
 SAFE, UNSAFE, DISPLAY_ONLY = Applicability.SAFE, Applicability.UNSAFE, Applicability.DISPLAY_ONLY
 
 
 def statements_text(sql: str) -> str | None:
     """`a; b` as `a;\\nb` (one statement a line, no final `;`: the replaced statement's own stays)."""
-    from icelint.source import SourceFile
-    from icelint.syntax.parser import parse_file
-
-    stmts = parse_file(SourceFile("<fix>", sql)).statements
+    stmts = parsed_statements(sql)
     if not stmts:
         return None
     return ";\n".join(sql[s.span.start : s.span.end] for s in stmts)

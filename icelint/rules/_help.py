@@ -20,6 +20,7 @@ The recipes built on these live in `_help_columns.py` (column changes) and `_hel
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Iterable
 
 from icelint.model import types as it
@@ -77,12 +78,19 @@ def _is_statements(text: str) -> bool:
     first = text.split(None, 1)[0].upper() if text.split() else ""
     if first not in _ACTIONS or (first == "SET" and "=" not in text and "IDENTIFIER" not in text.upper()):
         return False
-    from icelint.source import SourceFile
     from icelint.syntax import ast
+
+    statements = parsed_statements(text)
+    return bool(statements) and not any(isinstance(s, ast.Unparsed) for s in statements)
+
+
+@lru_cache(maxsize=1024)
+def parsed_statements(text: str) -> tuple:
+    """The statements of a help's SQL (parsed once: `_is_statements` and `_fixes.statements_text` both ask)."""
+    from icelint.source import SourceFile
     from icelint.syntax.parser import parse_file
 
-    parsed = parse_file(SourceFile("<help>", text))
-    return bool(parsed.statements) and not any(isinstance(s, ast.Unparsed) for s in parsed.statements)
+    return tuple(parse_file(SourceFile("<help>", text)).statements)
 
 
 def type_sql(t: it.Type) -> str:

@@ -45,12 +45,20 @@ def from_help(ctx, help_text: str | None, applicability: Applicability, message:
 
 
 def statement_span(ctx, path: str, line: int):
-    """The span of the step of this run that starts at `path:line`."""
-    for o in ctx.result.outcomes:
-        sp = o.step.span
-        if sp.path == path and sp.line == line:
-            return sp
-    return None
+    """The span of the step of this run that starts at `path:line` (the first one, as a scan of the
+    outcomes finds it; indexed once per run)."""
+    global _span_index
+    outcomes = ctx.result.outcomes
+    if _span_index is None or _span_index[0] is not outcomes or _span_index[1] != len(outcomes):
+        index: dict = {}
+        for o in outcomes:
+            sp = o.step.span
+            index.setdefault((sp.path, sp.line), sp)
+        _span_index = (outcomes, len(outcomes), index)
+    return _span_index[2].get((path, line))
+
+
+_span_index: tuple | None = None  # (the outcomes list, its length, (path, line) → span)
 
 
 def replace_columns_fix(ctx, help_text: str) -> Fix | None:

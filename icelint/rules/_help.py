@@ -108,11 +108,15 @@ def type_sql(t: it.Type) -> str:
 
 def free_name(taken: Iterable[str], base: str, suffixes: tuple[str, ...] = ("_v2", "_v3", "_v4", "_new")) -> str:
     """A name like `base_v2` that no current or former column holds (compared case-insensitively)."""
-    low = {t.lower() for t in taken}
+    taken = taken if isinstance(taken, (list, tuple, set, frozenset)) else list(taken)
+    # only names as long as a candidate can equal one (lower() keeps the length of ASCII names)
+    lengths = {len((base + s).lower()) for s in suffixes}
+    low = {t.lower() for t in taken if len(t) in lengths or not t.isascii()}
     for s in suffixes:
         if (base + s).lower() not in low:
             return base + s
     n = 5
+    low = {t.lower() for t in taken}
     while f"{base}_v{n}".lower() in low:
         n += 1
     return f"{base}_v{n}"

@@ -46,9 +46,17 @@ class _Stop(Exception):
     pass
 
 
+_names: dict = {}  # TokenType → its name (an enum's `.name` is slow to look up)
+
+
 class _Tokens:
     def __init__(self, tokens: list) -> None:
-        self.toks = [(t.token_type.name, t.text) for t in tokens]
+        if not _names:
+            from icelint.syntax.tokenizer import TokenType
+
+            _names.update((tt, tt.name) for tt in TokenType)
+        names = _names
+        self.toks = [(names[t.token_type], t.text) for t in tokens]
         while self.toks and self.toks[-1][0] in _END:
             self.toks.pop()
         self.i = 0

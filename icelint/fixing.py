@@ -217,7 +217,7 @@ def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
     new_region, _ = apply_fixes(old_region, [replace(fix, edits=tuple(shifted))])
     old_lines = [ln.rstrip("\r") for ln in old_region.split("\n")]
     new_lines = [ln.rstrip("\r") for ln in new_region.split("\n")]
-    row = text.count("\n", 0, rs) + 1
+    row = _line_of(text, rs)
     width = len(str(row + len(old_lines)))
     out = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
@@ -226,6 +226,24 @@ def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
         out += [("-", f"{row + i:>{width}} - {old_lines[i]}") for i in range(i1, i2)]
         out += [("+", f"{'':>{width}} + {new_lines[j]}") for j in range(j1, j2)]
     return out
+
+
+def _line_of(text: str, offset: int) -> int:
+    """`text.count("\n", 0, offset) + 1`, from the text's newline offsets (found once per text:
+    the report previews every fix of a file)."""
+    global _newlines
+    if _newlines is None or _newlines[0] is not text:
+        found, i = [], text.find("\n")
+        while i >= 0:
+            found.append(i)
+            i = text.find("\n", i + 1)
+        _newlines = (text, found)
+    from bisect import bisect_left
+
+    return bisect_left(_newlines[1], offset) + 1
+
+
+_newlines: tuple[str, list[int]] | None = None  # (the text, the offsets of its newlines)
 
 
 def label(fix: Fix, unsafe: bool) -> str:

@@ -8,6 +8,8 @@ so the check runs only when one is involved (see `may_collide`).
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from icelint import changes as ch
 from icelint.model.table import Schema
 from icelint.replay.errors import ReplayError
@@ -35,7 +37,10 @@ def may_collide(changes, schema: Schema | None) -> bool:
             adds = True
             if "." in s.path[-1] or _dotted_type(s.type):
                 return True
-    return adds and schema is not None and any("." in f.name for f in schema.fields)
+    return adds and schema is not None and "." in "/".join(map(_name, schema.fields))  # C-level: run for every ADD
+
+
+_name = attrgetter("name")
 
 
 def check_unique_names(schema: Schema) -> None:

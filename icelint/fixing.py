@@ -56,16 +56,20 @@ def adapt(findings: list[Finding], texts: dict[str, str], skip: Iterable[str] = 
     finding of a file in `skip` (placeholders substituted) or of no known text loses its fix."""
     skip = set(skip)
     out = []
+    crlf: dict[str, bool] = {}  # path → whether its text has CRLF line ends (one scan per file)
     for f in findings:
         if f.fix is not None:
             text = texts.get(f.path)
-            f = replace(f, fix=None if text is None or f.path in skip else _adapt_fix(f.fix, text))
+            if text is not None and f.path not in crlf:
+                crlf[f.path] = "\r\n" in text
+            f = replace(f, fix=None if text is None or f.path in skip else _adapt_fix(f.fix, text, crlf[f.path]))
         out.append(f)
     return out
 
 
-def _adapt_fix(fix: Fix, text: str) -> Fix:
-    crlf = "\r\n" in text
+def _adapt_fix(fix: Fix, text: str, crlf: bool | None = None) -> Fix:
+    if crlf is None:
+        crlf = "\r\n" in text
     edits = []
     for e in fix.edits:
         start, end, content = e.start, e.end, e.content
@@ -103,11 +107,20 @@ def _statement_starts_at(text: str, start: int) -> bool:
     before = text[line_start:start].strip()
     if before:
         return before.endswith(";")
-    for line in reversed(text[:line_start].splitlines()):
+    for line in _lines_before(text, line_start):
         line = line.strip()
         if line and not line.startswith("--"):
             return line.endswith(";") or (" --" in line and line.split(" --", 1)[0].rstrip().endswith(";"))
     return True
+
+
+def _lines_before(text: str, end: int):
+    """The lines of `text[:end]`, last first, as `reversed(text[:end].splitlines())` gives them but
+    for empty lines (which the caller skips), read backwards only as far as the caller goes."""
+    while end > 0:
+        start = text.rfind("\n", 0, end) + 1
+        yield from reversed(text[start:end].splitlines())
+        end = start - 1
 
 
 def applicable(findings: Iterable[Finding], unsafe: bool, paths: set[str]) -> dict[str, list[Fix]]:
@@ -204,7 +217,7 @@ def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
     new_region, _ = apply_fixes(old_region, [replace(fix, edits=tuple(shifted))])
     old_lines = [ln.rstrip("\r") for ln in old_region.split("\n")]
     new_lines = [ln.rstrip("\r") for ln in new_region.split("\n")]
-    row = text.count("\n", 0, rs) + 1
+    row = _line_of(text, rs)
     width = len(str(row + len(old_lines)))
     out = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
@@ -213,6 +226,24 @@ def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
         out += [("-", f"{row + i:>{width}} - {old_lines[i]}") for i in range(i1, i2)]
         out += [("+", f"{'':>{width}} + {new_lines[j]}") for j in range(j1, j2)]
     return out
+
+
+def _line_of(text: str, offset: int) -> int:
+    """`text.count("\n", 0, offset) + 1`, from the text's newline offsets (found once per text:
+    the report previews every fix of a file)."""
+    global _newlines
+    if _newlines is None or _newlines[0] is not text:
+        found, i = [], text.find("\n")
+        while i >= 0:
+            found.append(i)
+            i = text.find("\n", i + 1)
+        _newlines = (text, found)
+    from bisect import bisect_left
+
+    return bisect_left(_newlines[1], offset) + 1
+
+
+_newlines: tuple[str, list[int]] | None = None  # (the text, the offsets of its newlines)
 
 
 def label(fix: Fix, unsafe: bool) -> str:

@@ -107,8 +107,13 @@ def _import_sqlglot_if_needed(steps: Sequence[ch.Step]) -> None:
     sqlglot, which the parser does not import whole (`icelint.syntax.tokenizer`): import it once
     here, before the fork, rather than once in every worker."""
     from icelint import changes as ch
+    from icelint.replay import dml_fast
 
-    if any(getattr(c, "sql", None) for s in steps if isinstance(s, ch.Commit) for c in s.changes):
+    def needs(c) -> bool:  # plain DML is checked from icelint's own tokens (replay/dml_fast.py)
+        sql = getattr(c, "sql", None)
+        return bool(sql) and not (isinstance(c, ch.WriteData) and dml_fast.shape(sql) is not None)
+
+    if any(needs(c) for s in steps if isinstance(s, ch.Commit) for c in s.changes):
         import sqlglot
 
         sqlglot.Dialect.get_or_raise("spark")

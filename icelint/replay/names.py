@@ -8,6 +8,8 @@ so the check runs only when one is involved (see `may_collide`).
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from icelint import changes as ch
 from icelint.model.table import Schema
 from icelint.replay.errors import ReplayError

@@ -13,17 +13,14 @@ Which proposal and which applicability are the rule's choice (its `## Fix` secti
 from __future__ import annotations
 
 from icelint.fix import Applicability, Edit, Fix
-from icelint.rules._help import proposals
+from icelint.rules._help import parsed_statements, proposals
 
 SAFE, UNSAFE, DISPLAY_ONLY = Applicability.SAFE, Applicability.UNSAFE, Applicability.DISPLAY_ONLY
 
 
 def statements_text(sql: str) -> str | None:
     """`a; b` as `a;\\nb` (one statement a line, no final `;`: the replaced statement's own stays)."""
-    from icelint.source import SourceFile
-    from icelint.syntax.parser import parse_file
-
-    stmts = parse_file(SourceFile("<fix>", sql)).statements
+    stmts = parsed_statements(sql)
     if not stmts:
         return None
     return ";\n".join(sql[s.span.start : s.span.end] for s in stmts)
@@ -48,12 +45,20 @@ def from_help(ctx, help_text: str | None, applicability: Applicability, message:
 
 
 def statement_span(ctx, path: str, line: int):
-    """The span of the step of this run that starts at `path:line`."""
-    for o in ctx.result.outcomes:
-        sp = o.step.span
-        if sp.path == path and sp.line == line:
-            return sp
-    return None
+    """The span of the step of this run that starts at `path:line` (the first one, as a scan of the
+    outcomes finds it; indexed once per run)."""
+    global _span_index
+    outcomes = ctx.result.outcomes
+    if _span_index is None or _span_index[0] is not outcomes or _span_index[1] != len(outcomes):
+        index: dict = {}
+        for o in outcomes:
+            sp = o.step.span
+            index.setdefault((sp.path, sp.line), sp)
+        _span_index = (outcomes, len(outcomes), index)
+    return _span_index[2].get((path, line))
+
+
+_span_index: tuple | None = None  # (the outcomes list, its length, (path, line) → span)
 
 
 def replace_columns_fix(ctx, help_text: str) -> Fix | None:

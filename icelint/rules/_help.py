@@ -20,6 +20,7 @@ The recipes built on these live in `_help_columns.py` (column changes) and `_hel
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Iterable
 
 from icelint.model import types as it
@@ -77,12 +78,19 @@ def _is_statements(text: str) -> bool:
     first = text.split(None, 1)[0].upper() if text.split() else ""
     if first not in _ACTIONS or (first == "SET" and "=" not in text and "IDENTIFIER" not in text.upper()):
         return False
-    from icelint.source import SourceFile
     from icelint.syntax import ast
+
+    statements = parsed_statements(text)
+    return bool(statements) and not any(isinstance(s, ast.Unparsed) for s in statements)
+
+
+@lru_cache(maxsize=1024)
+def parsed_statements(text: str) -> tuple:
+    """The statements of a help's SQL (parsed once: `_is_statements` and `_fixes.statements_text` both ask)."""
+    from icelint.source import SourceFile
     from icelint.syntax.parser import parse_file
 
-    parsed = parse_file(SourceFile("<help>", text))
-    return bool(parsed.statements) and not any(isinstance(s, ast.Unparsed) for s in parsed.statements)
+    return tuple(parse_file(SourceFile("<help>", text)).statements)
 
 
 def type_sql(t: it.Type) -> str:
@@ -100,11 +108,15 @@ def type_sql(t: it.Type) -> str:
 
 def free_name(taken: Iterable[str], base: str, suffixes: tuple[str, ...] = ("_v2", "_v3", "_v4", "_new")) -> str:
     """A name like `base_v2` that no current or former column holds (compared case-insensitively)."""
-    low = {t.lower() for t in taken}
+    taken = taken if isinstance(taken, (list, tuple, set, frozenset)) else list(taken)
+    # only names as long as a candidate can equal one (lower() keeps the length of ASCII names)
+    lengths = {len((base + s).lower()) for s in suffixes}
+    low = {t.lower() for t in taken if len(t) in lengths or not t.isascii()}
     for s in suffixes:
         if (base + s).lower() not in low:
             return base + s
     n = 5
+    low = {t.lower() for t in taken}
     while f"{base}_v{n}".lower() in low:
         n += 1
     return f"{base}_v{n}"

@@ -116,6 +116,24 @@ def taken_names(ctx, parent: tuple[str, ...]) -> list[str]:
     return sibs + former
 
 
+def free_column_name(ctx, parent: tuple[str, ...], base: str, suffixes: tuple[str, ...]) -> str:
+    """`free_name(taken_names(ctx, parent), base, suffixes)`, for a top-level column by lookups in the
+    schemas' name indexes and the former names (no list of every name per finding)."""
+    if parent or ctx.before is None or ctx.after is None:
+        return free_name(taken_names(ctx, parent), base, suffixes)
+    former = ctx.history.former  # lower-case paths
+    for s in suffixes:
+        name = base + s
+        low = name.lower()
+        if (
+            ctx.before.schema.top_level(name, case_sensitive=False) is None
+            and ctx.after.schema.top_level(name, case_sensitive=False) is None
+            and ("." in low or low not in former)
+        ):
+            return name
+    return free_name(taken_names(ctx, parent), base, suffixes)
+
+
 def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool) -> str:
     """ICE001: the re-added (or renamed-into) name belonged to field id `old.field_id`, already dropped."""
     table = ctx.table_name
@@ -255,7 +273,7 @@ def drop_aside_help(ctx, field_id: int) -> str:
     """ICE011: rename the column aside instead of dropping it (other columns of the statement still dropped)."""
     path = ctx.before.schema.path_of(field_id) or ()
     base = (path[-1] if path else "col") + "_deprecated"
-    new = free_name(taken_names(ctx, path[:-1]), base, ("", "_2", "_3"))
+    new = free_column_name(ctx, path[:-1], base, ("", "_2", "_3"))
     stmts = drop_instead_of(ctx.table_name, ctx.outcome, field_id, new)
     if stmts is None:
         return f"if readers may still need it, rename `{'.'.join(path)}` aside to `{new}` first and drop it in a later migration"

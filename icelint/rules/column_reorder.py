@@ -46,13 +46,15 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     before, after = ctx.before.schema, ctx.after.schema
     if before is after:
         return
-    added = {".".join(p).lower(): f for p, f in ctx.diff.added}
+    added: dict | None = None  # built for the first positioned ADD COLUMN only
     done: set[int | None] = set()
     for c in ctx.changes:
         if isinstance(c, ch.AddColumn):
             spec = c.column
             if not (spec.first or spec.after):
                 continue
+            if added is None:
+                added = {".".join(p).lower(): f for p, f in ctx.diff.added}
             f = added.get(".".join(spec.path).lower())
             what = f"adding `{'.'.join(spec.path)}` " + ("first" if spec.first else f"after `{'.'.join(spec.after or ())}`")
         elif isinstance(c, (ch.MoveColumn, ch.HiveChangeColumn)):

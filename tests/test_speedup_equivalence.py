@@ -1,0 +1,54 @@
+"""Helpers rewritten for speed (issue 14, the 2,000-statement check) give what the plain versions gave."""
+
+from __future__ import annotations
+
+import random
+
+from icelint import fixing
+from icelint.rules._help import free_name
+
+PIECES = ["a", "b;", "-- c", " ", "\n", "\r\n", "\r", "\x0b", "\x85", "\u2028", "x y", ""]
+
+
+def texts(n: int = 400):
+    rng = random.Random(14)
+    for _ in range(n):
+        yield "".join(rng.choice(PIECES) for _ in range(rng.randrange(0, 30)))
+
+
+def test_lines_before_matches_splitlines() -> None:
+    for text in texts():
+        for end in [0, len(text)] + [i + 1 for i, c in enumerate(text) if c == "\n"]:
+            want = [ln for ln in reversed(text[:end].splitlines()) if ln.strip()]
+            got = [ln for ln in fixing._lines_before(text, end) if ln.strip()]
+            assert got == want, (text, end)
+
+
+def test_line_of_counts_newlines() -> None:
+    for text in texts():
+        for off in range(len(text) + 1):
+            assert fixing._line_of(text, off) == text.count("\n", 0, off) + 1
+
+
+def _free_name_plain(taken, base, suffixes=("_v2", "_v3", "_v4", "_new")):
+    low = {t.lower() for t in taken}
+    for s in suffixes:
+        if (base + s).lower() not in low:
+            return base + s
+    n = 5
+    while f"{base}_v{n}".lower() in low:
+        n += 1
+    return f"{base}_v{n}"
+
+
+def test_free_name_as_before() -> None:
+    rng = random.Random(15)
+    alphabet = ["a", "B", "_", "İ", "i̇", "ß", "ẞ", "K", "K", "1"]  # lower() changes length or letters
+    for _ in range(3000):
+        base = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 4)))
+        suffixes = rng.choice([("_v2", "_v3", "_v4", "_new"), ("", "_2", "_3"), ("_old", "_old2")])
+        cands = [base + s for s in suffixes] + [f"{base}_v{n}" for n in range(5, 8)]
+        taken = [rng.choice([c, c.upper(), c.lower(), c + "x"]) for c in cands if rng.random() < 0.7]
+        taken += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 6))) for _ in range(5)]
+        assert free_name(taken, base, suffixes) == _free_name_plain(taken, base, suffixes), (taken, base, suffixes)
+        assert free_name(iter(taken), base, suffixes) == _free_name_plain(taken, base, suffixes)

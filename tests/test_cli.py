@@ -132,6 +132,8 @@ def test_quiet_prints_only_finding_lines_and_summary(work: Path) -> None:
     quiet = run("check", "m.sql", "--quiet", cwd=work)
     assert quiet.returncode == full.returncode == 1
     lines = [ln for ln in quiet.stdout.splitlines() if ln.strip()]
+    assert lines[-1].startswith("No fixes available (1 hidden fix")  # ruff's fix hint follows the summary
+    lines.pop()
     assert lines[-1].startswith("Checked 1 file, 4 statements:")
     heads = [ln for ln in full.stdout.splitlines() if ln.startswith("m.sql:")]
     assert lines[:-1] == heads and len(heads) == 2
@@ -333,7 +335,10 @@ def test_text_block_shape(work: Path) -> None:
     assert lines[2] == "4 | ALTER TABLE db.events ADD COLUMN payload binary;"
     assert lines[3] == "  | " + " " * 33 + "^" * 14
     assert lines[4].startswith("  = help: ") and "RENAME COLUMN payload TO payload_old" in lines[4]
-    assert lines[-1] == "Checked 1 file, 4 statements: 1 error, 0 warnings."
+    assert lines[-2:] == [
+        "Checked 1 file, 4 statements: 1 error, 0 warnings.",
+        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
+    ]
 
 
 # --------------------------------------------------------------------------- icelint schema

@@ -60,6 +60,15 @@ def _snippet(f: Finding, index: LineIndex | None) -> list[str]:
     return lines
 
 
+def _fix_lines(f: Finding, text: str, unsafe: bool) -> list[tuple[str, str]]:
+    """The fix under the help, as (line, style): its label and message, then the lines it changes."""
+    from icelint import fixing
+
+    lines = [(f"  = {fixing.label(f.fix, unsafe)}: {f.fix.message}", "green")]
+    lines += [(f"    {line}", "red" if sign == "-" else "green") for sign, line in fixing.preview(f.fix, text)]
+    return lines
+
+
 def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool = False, **_: object) -> None:
     from icelint import color as colors
 
@@ -107,6 +116,8 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
                 buf += _snippet(f, indexes.get(f.path))
                 if f.help:
                     buf.append(f"  = help: {f.help}")
+                if f.fix is not None and f.fix.edits and f.path in indexes:
+                    buf += [line for line, _ in _fix_lines(f, indexes[f.path].text, report.unsafe_fixes)]
                 buf.append("")
             if len(buf) > 4096:
                 out.write("\n".join(buf) + "\n")
@@ -121,11 +132,8 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
             if f.help:
                 emit(f"  = help: {f.help}", "green")
             if f.fix is not None and f.fix.edits and f.path in indexes:
-                from icelint import fixing
-
-                emit(f"  = {fixing.label(f.fix, report.unsafe_fixes)}: {f.fix.message}", "green")
-                for sign, line in fixing.preview(f.fix, indexes[f.path].text):
-                    emit(f"    {line}", "red" if sign == "-" else "green")
+                for line, style in _fix_lines(f, indexes[f.path].text, report.unsafe_fixes):
+                    emit(line, style)
             emit("")
     s = report.summary
     parts = [f"{s['errors']} error{'s' if s['errors'] != 1 else ''}", f"{s['warnings']} warning{'s' if s['warnings'] != 1 else ''}"]

@@ -104,7 +104,14 @@ def relied_on(ctx: RuleContext) -> bool:
         if o.step.index <= ctx.step.index or not o.case_sensitive:
             continue
         if not o.accepted:
-            return True
+            e = o.error
+            name = getattr(e, "column", None)
+            if e is None or name is None or o.before is None:
+                return True  # cannot tell what the rejection is about: assume the setting matters
+            last = str(name).split(".")[-1].lower()
+            if any(f.name.lower() == last and f.name != str(name).split(".")[-1] for _, f in _all_fields(o.before.schema)):
+                return True  # a name in the wrong case, which the default resolution would find
+            continue
         for c in getattr(o.step, "changes", ()):
             if isinstance(c, ch.RenameColumn) and c.new_name != c.path[-1] and c.new_name.lower() == c.path[-1].lower():
                 return True
@@ -119,6 +126,16 @@ def relied_on(ctx: RuleContext) -> bool:
                 return True
             stack.extend(k.type for k in kids)
     return False
+
+
+def _all_fields(schema):
+    from icelint.model.types import children
+
+    stack = [((f.name,), f) for f in schema.fields]
+    while stack:
+        path, f = stack.pop()
+        yield path, f
+        stack.extend((path + (k.name,), k) for k in children(f.type))
 
 
 def children_of(schema, parent_path: tuple[str, ...]):

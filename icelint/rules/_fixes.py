@@ -49,11 +49,9 @@ def from_help(ctx, help_text: str | None, applicability: Applicability, message:
 
 def statement_span(ctx, path: str, line: int):
     """The span of the step of this run that starts at `path:line`."""
-    for o in ctx.result.outcomes:
-        sp = o.step.span
-        if sp.path == path and sp.line == line:
-            return sp
-    return None
+    from icelint.rules._outcome_index import statement_span as _indexed
+
+    return _indexed(ctx.result.outcomes, path, line)  # an index: a scan per finding is quadratic
 
 
 def replace_columns_fix(ctx, help_text: str) -> Fix | None:

@@ -56,16 +56,24 @@ def adapt(findings: list[Finding], texts: dict[str, str], skip: Iterable[str] = 
     finding of a file in `skip` (placeholders substituted) or of no known text loses its fix."""
     skip = set(skip)
     out = []
+    crlfs: dict[str, bool] = {}  # path → its text has CRLF line ends (looked for once per file, not per fix)
     for f in findings:
         if f.fix is not None:
             text = texts.get(f.path)
-            f = replace(f, fix=None if text is None or f.path in skip else _adapt_fix(f.fix, text))
+            if text is None or f.path in skip:
+                f = replace(f, fix=None)
+            else:
+                crlf = crlfs.get(f.path)
+                if crlf is None:
+                    crlf = crlfs[f.path] = "\r\n" in text
+                f = replace(f, fix=_adapt_fix(f.fix, text, crlf))
         out.append(f)
     return out
 
 
-def _adapt_fix(fix: Fix, text: str) -> Fix:
-    crlf = "\r\n" in text
+def _adapt_fix(fix: Fix, text: str, crlf: bool | None = None) -> Fix:
+    if crlf is None:
+        crlf = "\r\n" in text
     edits = []
     for e in fix.edits:
         start, end, content = e.start, e.end, e.content
@@ -98,12 +106,21 @@ def _whole_statement(text: str, start: int, end: int) -> tuple[int, int]:
     return start, t.end()
 
 
+def _lines_before(text: str, end: int):
+    """`reversed(text[:end].splitlines())`, read back one line at a time (not a split of the whole
+    text before the statement once per fix: quadratic in a file of many fixes)."""
+    while end > 0:
+        start = text.rfind("\n", 0, end - 1) + 1
+        yield from reversed(text[start:end].splitlines())
+        end = start
+
+
 def _statement_starts_at(text: str, start: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start].strip()
     if before:
         return before.endswith(";")
-    for line in reversed(text[:line_start].splitlines()):
+    for line in _lines_before(text, line_start):
         line = line.strip()
         if line and not line.startswith("--"):
             return line.endswith(";") or (" --" in line and line.split(" --", 1)[0].rstrip().endswith(";"))

@@ -12,12 +12,15 @@ Which proposal and which applicability are the rule's choice (its `## Fix` secti
 
 from __future__ import annotations
 
+import functools
+
 from icelint.fix import Applicability, Edit, Fix
 from icelint.rules._help import proposals
 
 SAFE, UNSAFE, DISPLAY_ONLY = Applicability.SAFE, Applicability.UNSAFE, Applicability.DISPLAY_ONLY
 
 
+@functools.lru_cache(maxsize=4096)  # one proposal recurs once per finding: parsed once
 def statements_text(sql: str) -> str | None:
     """`a; b` as `a;\\nb` (one statement a line, no final `;`: the replaced statement's own stays)."""
     from icelint.source import SourceFile

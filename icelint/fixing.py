@@ -102,6 +102,15 @@ def _whole_statement(text: str, start: int, end: int) -> tuple[int, int]:
     return start, t.end()
 
 
+def _lines_before(text: str, end: int):
+    """`reversed(text[:end].splitlines())`, read back one line at a time (not a split of the whole
+    text before the statement once per fix: quadratic in a file of many fixes)."""
+    while end > 0:
+        start = text.rfind("\n", 0, end - 1) + 1
+        yield from reversed(text[start:end].splitlines())
+        end = start
+
+
 def _statement_starts_at(text: str, start: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start].strip()

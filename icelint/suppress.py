@@ -203,8 +203,9 @@ def apply(
     if UNUSED.code in enabled:
         for path in sorted(directives):
             waiver = lookups[path].find(UNUSED.code, None, any_rule=False)
+            memo: dict = {}  # what a directive's text makes of it, read once per distinct directive
             for d in directives[path]:
-                unused = _unused(d, enabled, UNUSED, get)
+                unused = _unused(d, enabled, UNUSED, get, memo)
                 if unused is None:
                     continue
                 f = adjust(unused)
@@ -248,7 +249,32 @@ class Lookup:
         return None
 
 
-def _unused(d: Directive, enabled: set[str], rule, get) -> Finding | None:
+def _unused(d: Directive, enabled: set[str], rule, get, memo: dict | None = None) -> Finding | None:
+    if memo is None:
+        message = _unused_message(d, enabled, rule, get)
+    else:  # 50,000 copies of one comment line: one message
+        key = (d.file_level, d.all_rules, d.target is None, tuple(d.names), tuple(d.codes), frozenset(d.used))
+        message = memo.get(key)
+        if message is None:
+            message = memo[key] = _unused_message(d, enabled, rule, get)
+    if not message:
+        return None
+    return Finding(
+        rule=rule.code,
+        name=rule.name,
+        severity=rule.severity,
+        path=d.path,
+        line=d.span.line,
+        column=d.span.column,
+        end_line=d.span.end_line,
+        end_column=d.span.end_column,
+        message=message,
+        help="remove the comment (or the rules it no longer needs), or move it next to the statement it is meant for",
+    )
+
+
+def _unused_message(d: Directive, enabled: set[str], rule, get) -> str:
+    """The unused-suppression message for `d`, or "" when it is used."""
     kind = "ignore-file" if d.file_level else "ignore"
     problems: list[str] = []
     if d.all_rules:
@@ -270,19 +296,8 @@ def _unused(d: Directive, enabled: set[str], rule, get) -> Finding | None:
                 where = "in this file" if d.file_level else "on this statement"
                 problems.append(f"{label} suppresses nothing {where}")
     if not problems:
-        return None
-    return Finding(
-        rule=rule.code,
-        name=rule.name,
-        severity=rule.severity,
-        path=d.path,
-        line=d.span.line,
-        column=d.span.column,
-        end_line=d.span.end_line,
-        end_column=d.span.end_column,
-        message=f"unused suppression `icelint: {kind}`: " + "; ".join(problems),
-        help="remove the comment (or the rules it no longer needs), or move it next to the statement it is meant for",
-    )
+        return ""
+    return f"unused suppression `icelint: {kind}`: " + "; ".join(problems)
 
 
 # ---------------------------------------------------------------------------- whole runs

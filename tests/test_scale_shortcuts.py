@@ -243,3 +243,37 @@ def test_appended_reads_as_the_tuple_and_keeps_the_old_chunks() -> None:
         assert tuple(new) == (*range(3 * CHUNK + 5), *extra) and len(new) == 3 * CHUNK + 5 + len(extra)
         assert all(a is b for a, b in zip(old._chunks[:3], new._chunks[:3]))  # full chunks shared
     assert tuple(appended((1, 2), [3])) == (1, 2, 3)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_lines_before_equals_reversed_splitlines(seed: int) -> None:
+    from icelint.fixing import _lines_before
+
+    rng = random.Random(seed)
+    text = "".join(rng.choice(["a", ";", " ", "--", "\n", "\r\n", "\r", "\x0c", "\n\n"]) for _ in range(300))
+    for end in range(len(text) + 1):
+        assert list(_lines_before(text, end)) == list(reversed(text[:end].splitlines())), end
+
+
+def test_outcome_index_equals_the_scan_of_every_outcome() -> None:
+    from icelint import changes as ch
+    from icelint.pipeline import replay_text
+    from icelint.rules import _outcome_index
+
+    sql = (
+        "CREATE TABLE db.t (id bigint, c string) USING iceberg;\nINSERT INTO db.t VALUES (1, 'a');\n"
+        "ALTER TABLE db.t DROP COLUMN c;\nCREATE TABLE db.u (id bigint) USING iceberg;\n"
+        "INSERT INTO db.u VALUES (2);\nALTER TABLE db.t ADD COLUMN c string;\nINSERT INTO db.t VALUES (3, 'b');\n"
+        "ALTER TABLE db.t DROP COLUMN c;\n"
+    )
+    outcomes = replay_text(sql, path="m.sql").result.outcomes
+    writers = [o for o in outcomes if isinstance(o.step, ch.Commit) and any(isinstance(c, ch.WriteData) for c in o.step.changes)]
+    assert writers
+    for table in {o.table for o in outcomes}:
+        for k in range(-1, len(outcomes) + 1):
+            expect = any(o.table == table and o.step.index > k for o in writers)
+            assert _outcome_index.writes_after(outcomes, table, k) == expect, (table, k)
+    for o in outcomes:
+        sp = o.step.span
+        assert _outcome_index.statement_span(outcomes, sp.path, sp.line) == sp
+    assert _outcome_index.statement_span(outcomes, "m.sql", 99) is None

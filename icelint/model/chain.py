@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import operator
 from itertools import chain as _chain
-from itertools import islice
+from itertools import compress, count, islice
 from typing import Any, Iterable, Iterator, Sequence
 
 chain_from = _chain.from_iterable
@@ -179,11 +179,11 @@ def share(old: Sequence[Any], new: list) -> tuple | Rope:
     if not isinstance(old, Rope):
         return Rope(new)
     chunks = old._chunks
-    # the length of the common prefix and suffix (same objects), each in one C-level pass
-    same = list(map(operator.is_, old, new))
-    head = same.index(False) if False in same else len(same)
-    same = list(map(operator.is_, reversed(old), reversed(new)))
-    tail = same.index(False) if False in same else len(same)
+    # the length of the common prefix and suffix (same objects): C-level passes that stop at the
+    # first difference from each end (no list of the whole length)
+    shortest = min(len(old), n)
+    head = next(compress(count(), map(operator.is_not, old, new)), shortest)
+    tail = next(compress(count(), map(operator.is_not, reversed(old), reversed(new))), shortest)
     front: list[tuple] = []
     pos = 0
     for chunk in chunks:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Callable, Generic, Iterator, Mapping, TypeVar
 
@@ -250,12 +251,17 @@ class Schema:
 
     @_lookup_table
     def _top_ids(self) -> dict[int, NestedField]:
-        return {f.id: f for f in self.fields}
+        fields = self.fields  # C-level passes: built once per schema version, ~4,000 columns in big tables
+        return dict(zip(map(_field_id, fields), fields))
 
     @_lookup_table
     def _lower_names(self) -> dict[str, NestedField]:
         """Lower-cased top-level name → the first field with it (Spark's case-insensitive resolution)."""
-        lower: dict[str, NestedField] = {}
+        fields = self.fields
+        lower: dict[str, NestedField] = dict(zip(map(str.lower, map(_field_name, fields)), fields))
+        if len(lower) == len(fields):  # no two names differ only in case: the same as the loop below, in C
+            return lower
+        lower = {}
         for f in self.fields:
             lower.setdefault(f.name.lower(), f)
         return lower
@@ -537,6 +543,10 @@ def index_schema(index: dict[tuple, list[Schema]], s: Schema) -> None:
     """File `s` in a `schema_index`: under its identity, with its `id_xor` and `top_hash` when known."""
     xor, top = s.__dict__.get("id_xor"), s.__dict__.get("top_hash")
     index.setdefault(s._identity if xor is None or top is None else ("xor", s._identity, xor, top), []).append(s)
+
+
+_field_id = attrgetter("id")
+_field_name = attrgetter("name")
 
 
 def _schema_id(s: Schema) -> int:

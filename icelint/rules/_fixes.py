@@ -12,12 +12,15 @@ Which proposal and which applicability are the rule's choice (its `## Fix` secti
 
 from __future__ import annotations
 
+import functools
+
 from icelint.fix import Applicability, Edit, Fix
 from icelint.rules._help import parsed_statements, proposals
 
 SAFE, UNSAFE, DISPLAY_ONLY = Applicability.SAFE, Applicability.UNSAFE, Applicability.DISPLAY_ONLY
 
 
+@functools.lru_cache(maxsize=4096)  # one proposal recurs once per finding: parsed once
 def statements_text(sql: str) -> str | None:
     """`a; b` as `a;\\nb` (one statement a line, no final `;`: the replaced statement's own stays)."""
     stmts = parsed_statements(sql)
@@ -45,20 +48,10 @@ def from_help(ctx, help_text: str | None, applicability: Applicability, message:
 
 
 def statement_span(ctx, path: str, line: int):
-    """The span of the step of this run that starts at `path:line` (the first one, as a scan of the
-    outcomes finds it; indexed once per run)."""
-    global _span_index
-    outcomes = ctx.result.outcomes
-    if _span_index is None or _span_index[0] is not outcomes or _span_index[1] != len(outcomes):
-        index: dict = {}
-        for o in outcomes:
-            sp = o.step.span
-            index.setdefault((sp.path, sp.line), sp)
-        _span_index = (outcomes, len(outcomes), index)
-    return _span_index[2].get((path, line))
+    """The span of the step of this run that starts at `path:line`."""
+    from icelint.rules._outcome_index import statement_span as _indexed
 
-
-_span_index: tuple | None = None  # (the outcomes list, its length, (path, line) → span)
+    return _indexed(ctx.result.outcomes, path, line)  # an index: a scan per finding is quadratic
 
 
 def replace_columns_fix(ctx, help_text: str) -> Fix | None:

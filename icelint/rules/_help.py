@@ -19,6 +19,7 @@ The recipes built on these live in `_help_columns.py` (column changes) and `_hel
 
 from __future__ import annotations
 
+import functools
 import re
 from functools import lru_cache
 from typing import Iterable
@@ -74,6 +75,7 @@ def proposals(help_text: str) -> list[tuple[tuple[str, int] | None, str]]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)  # a help text recurs once per finding (N re-adds: N parses of one SQL)
 def _is_statements(text: str) -> bool:
     first = text.split(None, 1)[0].upper() if text.split() else ""
     if first not in _ACTIONS or (first == "SET" and "=" not in text and "IDENTIFIER" not in text.upper()):

@@ -63,7 +63,7 @@ from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.model.stats import Impact
-from icelint.rules import _fixes, _help_columns, _positions
+from icelint.rules import _fixes, _help_columns, _outcome_index, _positions
 from icelint.rules._base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
 from icelint.rules._impact import impact, is_empty_column
 
@@ -170,11 +170,7 @@ def readd_fix(ctx: RuleContext, r: Readd, help_: str):
         f"Rename `{r.old.path}` aside to {aside} instead of dropping it, so that its values stay readable "
         f"(the column stays: backfill `{'.'.join(r.path)}` from it and drop it in a later migration)"
     )
-    writes = any(
-        o.step.index > drop.step.index and o.table == drop.table and any(isinstance(c, ch.WriteData) for c in o.step.changes)
-        for o in ctx.result.outcomes
-        if isinstance(o.step, ch.Commit)
-    )
+    writes = _outcome_index.writes_after(ctx.result.outcomes, drop.table, drop.step.index)  # not a scan per finding
     if writes:  # rows written after the drop list one value fewer than the table then has
         return _fixes.Fix(_fixes.DISPLAY_ONLY, message + "; statements after the drop that write rows must list it too", fix.edits)
     return _fixes.Fix(fix.applicability, message, fix.edits)

@@ -123,15 +123,6 @@ def _statement_starts_at(text: str, start: int) -> bool:
     return True
 
 
-def _lines_before(text: str, end: int):
-    """The lines of `text[:end]`, last first, as `reversed(text[:end].splitlines())` gives them but
-    for empty lines (which the caller skips), read backwards only as far as the caller goes."""
-    while end > 0:
-        start = text.rfind("\n", 0, end) + 1
-        yield from reversed(text[start:end].splitlines())
-        end = start - 1
-
-
 def applicable(findings: Iterable[Finding], unsafe: bool, paths: set[str]) -> dict[str, list[Fix]]:
     """path → the fixes `--fix` applies there in this pass: the first applicable one of each table.
 

@@ -44,7 +44,7 @@ def time_process(cmd: list[str], ok_codes: tuple[int, ...], cwd: Path, env: dict
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                       env={**os.environ, **env} if env else None)
+                       env={**os.environ, "ICELINT_NO_CACHE": "1", **(env or {})})  # every run does the work
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode not in ok_codes:

@@ -8,11 +8,12 @@ Requirements (see /work/shared/reference/spark-oracle.md): ``pyspark==3.5.9``,
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 RUNTIME_JAR_NAME = "iceberg-spark-runtime-3.5_2.12-1.10.2.jar"
 
@@ -154,3 +155,38 @@ def split_statements(text: str) -> list[tuple[int, str]]:
             current.append(token)
     flush()
     return statements
+
+
+@contextlib.contextmanager
+def namespace_session(tmp_path_factory: Any, ns: str, label: str) -> Iterator[tuple[Any, Path]]:
+    """(spark, warehouse) for a test module that owns the namespace `ns`: the running session when
+    there is one (one SparkContext per process: the suite's), else a new one stopped afterwards.
+    Skips, or fails under `ICELINT_REQUIRE_SPARK=1`, when Spark is unavailable. The namespace is
+    emptied before and dropped after."""
+    import os
+
+    import pytest
+
+    ok, reason = spark_available()
+    if not ok:
+        if os.environ.get("ICELINT_REQUIRE_SPARK", "").strip() not in ("", "0", "false", "no"):
+            pytest.fail(f"ICELINT_REQUIRE_SPARK=1 but Spark is unavailable: {reason}", pytrace=False)
+        pytest.skip(f"Spark oracle unavailable: {reason}")
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    started = SparkContext._active_spark_context is None
+    if started:
+        warehouse = tmp_path_factory.mktemp(label) / "warehouse"
+        spark = start_session(warehouse)
+    else:
+        spark = SparkSession.builder.getOrCreate()
+        warehouse = Path(spark.conf.get("spark.sql.catalog.local.warehouse"))
+    reset_namespace(spark, ns)
+    try:
+        yield spark, warehouse
+    finally:
+        reset_namespace(spark, ns)
+        spark.sql(f"DROP NAMESPACE IF EXISTS {ns}")
+        if started:
+            spark.stop()

@@ -11,14 +11,12 @@ one Spark's `files` metadata table gives.
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
-from tests.oracle.spark import reset_namespace, spark_available, table_dir
+from tests.oracle.spark import namespace_session, table_dir
 from tests.sources.helpers import icelint
 
-_AVAILABLE, _REASON = spark_available()
 NS = "icelint_impact"
 
 pytestmark = [pytest.mark.spark]
@@ -26,40 +24,16 @@ pytestmark = [pytest.mark.spark]
 
 @pytest.fixture(scope="module")
 def spark_table(tmp_path_factory):
-    if not _AVAILABLE:
-        if os.environ.get("ICELINT_REQUIRE_SPARK", "").strip() not in ("", "0", "false", "no"):
-            pytest.fail(f"ICELINT_REQUIRE_SPARK=1 but Spark is unavailable: {_REASON}", pytrace=False)
-        pytest.skip(f"Spark oracle unavailable: {_REASON}")
-    from pathlib import Path
-
-    from pyspark import SparkContext
-    from pyspark.sql import SparkSession
-
-    from tests.oracle.spark import start_session
-
-    started = SparkContext._active_spark_context is None
-    if started:
-        warehouse = tmp_path_factory.mktemp("spark-impact") / "warehouse"
-        spark = start_session(warehouse)
-    else:  # one SparkContext per process: reuse the suite's session (its own namespace keeps us apart)
-        spark = SparkSession.builder.getOrCreate()
-        warehouse = Path(spark.conf.get("spark.sql.catalog.local.warehouse"))
-    reset_namespace(spark, NS)
-    t = f"{NS}.events"
-    spark.sql(f"CREATE TABLE {t} (id bigint, payload string, note string) USING iceberg")
-    spark.sql(f"INSERT INTO {t} VALUES (1, 'a', NULL), (2, NULL, NULL), (3, 'c', NULL)")
-    spark.sql(f"INSERT INTO {t} VALUES (4, NULL, NULL)")
-    spark.sql(f"ALTER TABLE {t} ADD COLUMN extra string")
-    spark.sql(f"INSERT INTO {t} VALUES (5, 'e', NULL, 'x')")
-    files = spark.sql(f"SELECT count(*) AS n FROM {t}.files").collect()[0]["n"]
-    snapshot = spark.sql(f"SELECT snapshot_id FROM {t}.snapshots ORDER BY committed_at DESC LIMIT 1").collect()[0][0]
-    try:
+    with namespace_session(tmp_path_factory, NS, "spark-impact") as (spark, warehouse):
+        t = f"{NS}.events"
+        spark.sql(f"CREATE TABLE {t} (id bigint, payload string, note string) USING iceberg")
+        spark.sql(f"INSERT INTO {t} VALUES (1, 'a', NULL), (2, NULL, NULL), (3, 'c', NULL)")
+        spark.sql(f"INSERT INTO {t} VALUES (4, NULL, NULL)")
+        spark.sql(f"ALTER TABLE {t} ADD COLUMN extra string")
+        spark.sql(f"INSERT INTO {t} VALUES (5, 'e', NULL, 'x')")
+        files = spark.sql(f"SELECT count(*) AS n FROM {t}.files").collect()[0]["n"]
+        snapshot = spark.sql(f"SELECT snapshot_id FROM {t}.snapshots ORDER BY committed_at DESC LIMIT 1").collect()[0][0]
         yield {"dir": table_dir(warehouse, t), "files": files, "snapshot": snapshot}
-    finally:
-        reset_namespace(spark, NS)
-        spark.sql(f"DROP NAMESPACE IF EXISTS {NS}")
-        if started:
-            spark.stop()
 
 
 def test_spark_written_table_counts(spark_table, tmp_path):

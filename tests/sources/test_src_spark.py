@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -11,9 +10,8 @@ import pytest
 import icelint
 from icelint.model.metadata import parse_metadata_bytes
 from icelint.source import InputError
-from tests.oracle.spark import reset_namespace, spark_available
+from tests.oracle.spark import namespace_session
 
-_AVAILABLE, _REASON = spark_available()
 NS = "icelint_src"
 
 pytestmark = [pytest.mark.spark]
@@ -21,37 +19,15 @@ pytestmark = [pytest.mark.spark]
 
 @pytest.fixture(scope="module")
 def spark_env(tmp_path_factory):
-    if not _AVAILABLE:
-        if os.environ.get("ICELINT_REQUIRE_SPARK", "").strip() not in ("", "0", "false", "no"):
-            pytest.fail(f"ICELINT_REQUIRE_SPARK=1 but Spark is unavailable: {_REASON}", pytrace=False)
-        pytest.skip(f"Spark oracle unavailable: {_REASON}")
-    from pyspark import SparkContext
-    from pyspark.sql import SparkSession
-
-    from tests.oracle.spark import start_session
-
-    started = SparkContext._active_spark_context is None
-    if started:
-        warehouse = tmp_path_factory.mktemp("spark-sources") / "warehouse"
-        spark = start_session(warehouse)
-    else:  # one SparkContext per process: reuse the suite's session (its own namespace keeps us apart)
-        spark = SparkSession.builder.getOrCreate()
-        warehouse = Path(spark.conf.get("spark.sql.catalog.local.warehouse"))
-    reset_namespace(spark, NS)
-    spark.sql(f"CREATE TABLE {NS}.events (id bigint NOT NULL, payload string, ts timestamp) USING iceberg "
-              "PARTITIONED BY (days(ts))")  # fmt: skip
-    spark.sql(f"INSERT INTO {NS}.events VALUES (1, 'a', TIMESTAMP '2024-01-01 00:00:00')")
-    spark.sql(f"ALTER TABLE {NS}.events ADD COLUMN country string")
-    spark.sql(f"CREATE TABLE {NS}.legacy (id bigint) USING iceberg TBLPROPERTIES ('format-version'='1')")
-    spark.sql(f"CREATE TABLE {NS}.readings (id bigint) USING iceberg TBLPROPERTIES ('format-version'='3')")
-    spark.sql(f"CREATE TABLE {NS}.zipped (id bigint) USING iceberg TBLPROPERTIES ('write.metadata.compression-codec'='gzip')")
-    try:
+    with namespace_session(tmp_path_factory, NS, "spark-sources") as (spark, warehouse):
+        spark.sql(f"CREATE TABLE {NS}.events (id bigint NOT NULL, payload string, ts timestamp) USING iceberg "
+                  "PARTITIONED BY (days(ts))")  # fmt: skip
+        spark.sql(f"INSERT INTO {NS}.events VALUES (1, 'a', TIMESTAMP '2024-01-01 00:00:00')")
+        spark.sql(f"ALTER TABLE {NS}.events ADD COLUMN country string")
+        spark.sql(f"CREATE TABLE {NS}.legacy (id bigint) USING iceberg TBLPROPERTIES ('format-version'='1')")
+        spark.sql(f"CREATE TABLE {NS}.readings (id bigint) USING iceberg TBLPROPERTIES ('format-version'='3')")
+        spark.sql(f"CREATE TABLE {NS}.zipped (id bigint) USING iceberg TBLPROPERTIES ('write.metadata.compression-codec'='gzip')")
         yield spark, warehouse
-    finally:
-        reset_namespace(spark, NS)
-        spark.sql(f"DROP NAMESPACE IF EXISTS {NS}")
-        if started:
-            spark.stop()
 
 
 def _on_disk(warehouse: Path, table: str):

@@ -1,0 +1,35 @@
+"""The README's "Fixes" example is what the tool prints: its Before SQL, checked and then fixed,
+gives the report and the After SQL the README shows."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.test_cli import run
+
+ROOT = Path(__file__).resolve().parents[1]
+V1 = "CREATE TABLE db.logs (id bigint, level string, logged_at timestamp) USING iceberg PARTITIONED BY (days(logged_at), bucket(16, id));\n"
+
+
+def _section() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("### Fixes")
+    return text[start : text.index("\n### ", start + 1)]
+
+
+def test_the_readme_fix_example_is_what_icelint_prints(tmp_path: Path) -> None:
+    section = _section()
+    before, after = re.findall(r"```sql\n(.*?)```", section, re.S)[:2]
+    console = re.search(r"```console\n(.*?)```", section, re.S)[1]
+    check_cmd = "$ icelint check V1__create.sql V3__repartition.sql\n"
+    fix_cmd = "$ icelint check V1__create.sql V3__repartition.sql --fix --unsafe-fixes\n"
+    shown_report = console[len(check_cmd) : console.index(fix_cmd)]
+    shown_fixed = console[console.index(fix_cmd) + len(fix_cmd) :]
+    (tmp_path / "V1__create.sql").write_text(V1)
+    (tmp_path / "V3__repartition.sql").write_text(before)
+    r = run("check", "V1__create.sql", "V3__repartition.sql", cwd=tmp_path)
+    assert r.stdout == shown_report
+    r = run("check", "V1__create.sql", "V3__repartition.sql", "--fix", "--unsafe-fixes", cwd=tmp_path)
+    assert r.stdout == shown_fixed
+    assert (tmp_path / "V3__repartition.sql").read_text() == after

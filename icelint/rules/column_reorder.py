@@ -3,7 +3,8 @@
 ## What it does
 Flags `ALTER COLUMN c FIRST | AFTER d`, `ADD COLUMN(S) ... FIRST | AFTER d` and Hive's
 `CHANGE COLUMN ... FIRST | AFTER d`, on top-level columns and inside structs, when existing columns
-change position. The message names the columns that shift.
+change position. The message names the columns that shift (the first eight, then how many more) and
+the new order (on a table of more than 20 columns, the columns around the moved one, numbered).
 
 ## Why is this bad?
 Iceberg keeps every value under its field id, so the table's data is unharmed. But everything that
@@ -74,7 +75,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             continue
         done.add(parent)
         prefix = after.name_of(parent) + "." if parent is not None else ""
-        names = ", ".join(f"`{prefix}{n}` ({a + 1} → {b + 1})" for n, a, b in shifted)
+        names = _shift_list(prefix, shifted)
         where = f"struct `{after.name_of(parent)}`" if parent is not None else "the table"
         span = c.column.span if isinstance(c, ch.AddColumn) and c.column.span else c.span
         yield ctx.finding(
@@ -84,11 +85,37 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "the old order now land in other columns (silently when the types are compatible)",
             "leave the position out: add columns at the end and keep the physical order (a view can show another "
             "order); if the move is needed, every writer must name its columns, as the order is now "
-            f"{', '.join(f.name for f in _siblings(after, parent) or ())}",
+            f"{_order(_siblings(after, parent) or (), f.id)}",
             span=span,
             column=after.name_of(f.id),
             field_id=f.id,
         )
+
+
+# A message names at most this many shifted columns, and a help line shows the whole new order only
+# up to ORDER_IN_FULL columns (then a window around the column that moved): a wide table would
+# otherwise print thousands of names per finding.
+SHIFTS_NAMED = 8
+ORDER_IN_FULL = 20
+WINDOW = 3
+
+
+def _shift_list(prefix: str, shifted: list[tuple[str, int, int]]) -> str:
+    named = ", ".join(f"`{prefix}{n}` ({a + 1} → {b + 1})" for n, a, b in shifted[:SHIFTS_NAMED])
+    rest = len(shifted) - SHIFTS_NAMED
+    return named if rest <= 0 else f"{named} and {rest} more column{'s' if rest > 1 else ''}"
+
+
+def _order(fields, moved: int) -> str:
+    """The struct's new column order; around `moved` only (with the total) when it is long."""
+    names = [f.name for f in fields]
+    if len(names) <= ORDER_IN_FULL:
+        return ", ".join(names)
+    i = next((k for k, f in enumerate(fields) if f.id == moved), 0)
+    lo, hi = max(0, i - WINDOW), min(len(names), i + WINDOW + 1)
+    window = ", ".join(f"{k + 1}. {names[k]}" for k in range(lo, hi))
+    return (f"{'…, ' if lo else ''}{window}{', …' if hi < len(names) else ''} ({len(names)} columns; "
+            "`icelint schema` on the migrations prints them all)")
 
 
 def _shifted(before: Schema, after: Schema, parent: int | None) -> list[tuple[str, int, int]]:

@@ -222,3 +222,31 @@ def test_duplicate_name_help_names_the_existing_field() -> None:
     sql = "CREATE TABLE db.u (id bigint, Email string) USING iceberg;\nALTER TABLE db.u ADD COLUMN email string;\n"
     f = one(sql, "ICE005")
     assert "field id 2" in f.help and "`email`" in f.help
+
+
+# ---------------------------------------------------------------- ICE017 on wide tables
+
+def _wide(n: int) -> str:
+    cols = ", ".join(f"c{i} int" for i in range(1, n + 1))
+    return f"CREATE TABLE db.wide (id bigint, {cols}) USING iceberg;\n"
+
+
+def test_column_reorder_names_every_shift_and_the_whole_order_on_a_narrow_table():
+    f = one(_wide(4) + "ALTER TABLE db.wide ALTER COLUMN c3 FIRST;\n", "ICE017")
+    assert "`c3` (4 → 1), `id` (1 → 2), `c1` (2 → 3), `c2` (3 → 4) shift position" in f.message
+    assert f.help.endswith("as the order is now c3, id, c1, c2, c4")
+
+
+def test_column_reorder_on_a_wide_table_names_a_few_shifts_and_a_window_of_the_order():
+    """A 4,000-column table must not print 4,000 names per finding: the first shifts with a count,
+    and the new order around the moved column with its positions and the total."""
+    f = one(_wide(300) + "ALTER TABLE db.wide ALTER COLUMN c150 AFTER c10;\n", "ICE017")
+    # c11 ... c149 shift right by one: 139 columns plus c150 itself
+    assert "`c150` (151 → 12), `c11` (12 → 13)" in f.message
+    assert "and 132 more columns shift position" in f.message
+    assert f.message.count("→") == 8
+    assert f.help.endswith(
+        "as the order is now …, 9. c8, 10. c9, 11. c10, 12. c150, 13. c11, 14. c12, 15. c13, … "
+        "(301 columns; `icelint schema` on the migrations prints them all)"
+    )
+    assert len(f.message) + len(f.help) < 1200

@@ -58,21 +58,20 @@ def parse_section(section: Any, path: Path) -> Config:
     def key(k: str) -> str:
         return f"{where}: `tool.icelint.{k}`"
 
+    def one_of(k: str, choices: Iterable[str]) -> str:
+        if section[k] not in choices:
+            raise ConfigError(f"{key(k)} must be one of {', '.join(choices)}, not {section[k]!r}")
+        return section[k]
+
     kw: dict[str, Any] = {"path": path, "root": path.parent}
     if "migrations" in section:
         kw["migrations"] = Path(_resolve(section["migrations"], path.parent))
     if "order" in section:
-        if section["order"] not in ORDERS:
-            raise ConfigError(f"{key('order')} must be one of {', '.join(ORDERS)}, not {section['order']!r}")
-        kw["order"] = section["order"]
+        kw["order"] = one_of("order", ORDERS)
     if "catalog-kind" in section:
-        if section["catalog-kind"] not in CATALOG_KINDS:
-            raise ConfigError(f"{key('catalog-kind')} must be one of {', '.join(CATALOG_KINDS)}, not {section['catalog-kind']!r}")
-        kw["catalog_kind"] = section["catalog-kind"]
+        kw["catalog_kind"] = one_of("catalog-kind", CATALOG_KINDS)
     if "fail-on" in section:
-        if section["fail-on"] not in SEVERITIES:
-            raise ConfigError(f"{key('fail-on')} must be one of {', '.join(SEVERITIES)}, not {section['fail-on']!r}")
-        kw["fail_on"] = section["fail-on"]
+        kw["fail_on"] = one_of("fail-on", SEVERITIES)
     from icelint.selection import level
 
     file_level = level(

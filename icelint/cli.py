@@ -1,4 +1,6 @@
-"""The command line: the only module that knows click, exit codes and where output goes."""
+"""The command line: the only module that knows click. Options and arguments become calls:
+`check` runs through icelint.check_output (cache, fixes, report, exit code) and icelint.check_run
+(the check itself)."""
 
 from __future__ import annotations
 
@@ -11,11 +13,12 @@ from typing import Sequence
 import click
 
 from icelint import __version__
+from icelint.check_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, run, write_report  # noqa: F401 - the exit codes, named here too
+from icelint.check_run import state_sources
 from icelint.reporters import FORMATS
 from icelint.source import InputError
 from icelint.sources.options import state_options
 
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 metadata_option = click.option(
     "--metadata",
@@ -57,31 +60,6 @@ def _safe(e: Exception) -> str:
     return scrub(str(e))
 
 
-def _write_report(write, output_file: str | None, capture: list | None = None) -> None:
-    """`write(stream)` to FILE or stdout; a file or disk that refuses it is one line naming it.
-    With `capture`, the text is rendered first and also appended to it (for the run cache)."""
-    name = output_file or "standard output"
-    if capture is not None:
-        import io
-
-        buf = io.StringIO()
-        write(buf)
-        text = buf.getvalue()
-        capture.append(text)
-        write = lambda out: out.write(text)  # noqa: E731
-    try:
-        if output_file:
-            with open(output_file, "w", encoding="utf-8", newline="") as out:
-                write(out)
-        else:
-            write(sys.stdout)
-            sys.stdout.flush()
-    except BrokenPipeError:
-        raise
-    except OSError as e:
-        raise InputError(f"{name}: cannot write the report: {e.strerror or e}") from None
-
-
 @click.group(cls=IcelintGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="icelint")
 def main() -> None:
@@ -101,14 +79,6 @@ def _parse(paths: Sequence[str]):
 
 def _default_format() -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-
-
-def _state_sources(metadata: Sequence[str], sources, cfg=None):
-    """The state sources of a command: the flags, else the `[tool.icelint]` keys (flags win)."""
-    from icelint.config import load_config
-    from icelint.sources.options import resolve
-
-    return resolve(metadata, sources, (cfg or load_config()).state() or None)
 
 
 def conventions_options(f):
@@ -208,201 +178,12 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         d = cfg.as_dict()
         click.echo(json.dumps(d, indent=2) if fmt == "json" else render_toml(d), nl=fmt == "json")
         return
-    from icelint import fixing
-
-    mode = fixing.mode(conv, cfg)
-    if mode.applying:
-        return _fix_run(mode, cfg, paths, metadata, sources, since, conv, fmt, output_file, quiet, exit_zero, from_stdin)
-    slot = None
-    if not (no_cache or from_stdin or verbose or since is not None or conv.get("add_suppressions") is not None or mode.unsafe):
-        slot = _cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero)
-    if slot is not None and (hit := slot.load()) is not None:
-        _write_report(lambda out: out.write(hit[0]), output_file)
-        sys.exit(hit[1])
-    report = check_report(cfg, paths, metadata, sources, since, conv, fmt)
-    report.unsafe_fixes = mode.unsafe
-    if slot is None:
-        _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero)
-        return
-    captured: list = []
-    try:
-        _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, capture=captured)
-    except SystemExit as e:
-        if len(captured) == 1 and isinstance(e.code, int) and not _stats_incomplete():
-            slot.store(captured[0], e.code)
-        raise
+    run(cfg, paths, metadata, sources, since, conv, fmt, output_file, quiet, exit_zero,
+        from_stdin=from_stdin, verbose=verbose, no_cache=no_cache, say=_say)
 
 
-def _fix_run(mode, cfg, paths, metadata, sources, since, conv, fmt, output_file, quiet, exit_zero, from_stdin) -> None:
-    """--diff: print the fixes as a diff, exit 1 if any; --fix: write them (stdin: print the fixed SQL), report the rest."""
-    import contextlib
-
-    from icelint import fixing
-
-    if conv.get("add_suppressions") is not None:
-        raise InputError("--add-suppressions cannot be combined with --fix or --diff; run them one after the other")
-    res = fixing.iterate(lambda texts: check_report(cfg, paths, metadata, sources, since, dict(conv, texts=texts), fmt), mode.unsafe)
-    if mode.diff:
-        diffs = "".join(fixing.unified_diff(p, res.originals[p], t) for p, t in sorted(res.texts.items()))
-        _write_report(lambda out: out.write(diffs), output_file)
-        n = res.fixed
-        click.echo(f"Would fix {n} finding{'s' if n != 1 else ''}." if n else "No fixes to apply.", err=True)
-        sys.exit(EXIT_FINDINGS if res.texts else EXIT_OK)
-    report = res.report
-    report.fixed, report.unsafe_fixes = res.fixed, mode.unsafe
-    if from_stdin:  # as ruff: the fixed SQL on stdout, the report on stderr
-        text = next(iter(res.texts.values()), None) or report.sources[0].text
-        _write_report(lambda out: out.write(text), None)
-        with contextlib.redirect_stdout(sys.stderr):
-            _emit(report, cfg, conv, fmt, None, quiet, exit_zero)  # exits: a file named by --stdin-filename is not written
-    for path, text in sorted(res.texts.items()):
-        fixing.write(path, text)
-    _emit(report, cfg, conv, fmt, output_file, quiet, exit_zero)
-def _stats_incomplete() -> bool:
-    """Some data counts of this run could not be read (unreachable, budget): another run may read them."""
-    mod = sys.modules.get("icelint.sources.table_stats")
-    return bool(mod is not None and mod.incomplete)
-
-
-def _cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero):
-    """The run cache's slot for this check (icelint.cache), or None when it is not cached."""
-    from icelint import cache
-    from icelint.pending import make_plan
-
-    if cache.disabled_by_env():
-        return None
-    plan = make_plan(list(paths), migrations=cfg.migrations, since=None, order=cfg.order)
-    if not plan.pending:
-        return None  # check_report says so
-    flags = {"paths": list(paths), "format": fmt, "quiet": quiet, "exit_zero": exit_zero,
-             "conv": {k: v for k, v in conv.items()}}
-    return cache.slot_for(cfg, plan, _state_sources(metadata, sources, cfg), flags, destination_is_file=bool(output_file))
-
-
-def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
-    """The work of `icelint check`, from its inputs (the effective configuration, the paths, the
-    state sources, the issue-14 options in `conv`) to the `Report` every output is rendered from.
-    Nothing here writes output: the seam where a cache of reports can sit."""
-    from icelint import stdin as stdin_input
-
-    from_stdin = stdin_input.wanted(paths, conv.get("stdin_filename"))
-    from icelint import suppress
-    from icelint.findings import Severity
-    from icelint.checker import lint_run
-    from icelint.pending import deployments, make_plan, only_pending, parse_plan, pending_part
-    from icelint.parallel import lint_partitioned
-    from icelint.pipeline import Parsed, replay
-    from icelint.reporters import REPORTERS, Report
-    from icelint.source import SourceFile
-
-    rules = cfg.rules()
-    from icelint import placeholders
-
-    values = dict(cfg.vars)  # [tool.icelint.vars], then --var
-    maps: dict = {}  # path → placeholders.FileMap, for the files that have placeholders
-    stdin_source = None
-    if from_stdin:
-        if conv.get("add_suppressions") is not None:
-            raise InputError("--add-suppressions writes to files; it cannot be used with standard input")
-        name = conv.get("stdin_filename") or stdin_input.NAME
-        plan = stdin_input.plan(name, cfg.migrations, cfg.order, named=conv.get("stdin_filename") is not None)
-        stdin_source = stdin_input.read(name)
-    else:
-        plan = make_plan(list(paths), migrations=cfg.migrations, since=since, order=cfg.order)
-
-    texts = conv.get("texts") or {}  # path → text standing in for the file (icelint.fixing: the fixed text)
-
-    def read(path):
-        if str(path) in texts:
-            src = SourceFile(str(path), texts[str(path)])
-        else:
-            src = stdin_source if stdin_source is not None and str(path) == stdin_source.path else SourceFile.read(path)
-        m = placeholders.substitute(src, values)
-        if m is None:
-            return src
-        maps[src.path] = m
-        return m.substituted
-
-    if not plan.pending and since is None:
-        raise InputError(f"{' '.join(paths) or cfg.migrations}: no .sql files found")
-    opts = _state_sources(metadata, sources, cfg)
-    absent: dict[str, str] = {}  # tables the catalog/warehouse was asked for and does not have
-    stats = None  # the data counts of the states, read when a finding asks (sources/table_stats.py)
-    if opts.has_source():
-        # the state already holds the context files (applied): only the pending ones are read and replayed
-        from icelint.sources import load_states
-
-        pending = parsed = parse_plan(plan, pending_only=True, read=read)
-        states = load_states(opts)
-        resolved = states.resolve(pending.referenced_tables, pending.created_tables)
-        initial = {k: v.metadata for k, v in resolved.items()}
-        absent = states.absent
-        from icelint.sources.table_stats import provider_for
-
-        stats = provider_for(states, resolved, opts.stats_budget)
-    else:
-        # no state: the whole history is replayed from its CREATE TABLEs, findings kept for pending files
-        parsed = parse_plan(plan, read=read)
-        parsed.deployments = deployments(plan)  # applied files and folder boundaries: tables hold data after them
-        pending = pending_part(parsed, plan)
-        initial = None
-
-    def lint_steps(steps) -> list:
-        run = replay(Parsed(parsed.sources, parsed.files, list(steps), parsed.deployments), initial, catalog_kind=cfg.catalog_kind)
-        run.result.absent = absent
-        run.result.stats = stats
-        return only_pending(lint_run(run, rules), run, plan)
-
-    findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays
-    if findings is None:
-        findings = lint_steps(parsed.steps)
-    findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
-    from icelint.migration_history import check_plan  # the files' own history (ICE022-ICE024)
-
-    findings = sorted([*findings, *check_plan(plan, rules, order=cfg.order, since=since)], key=lambda f: f.sort_key)
-    outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
-    outcome = suppress.Outcome(placeholders.remap(outcome.findings, maps), placeholders.remap(outcome.suppressed, maps))
-    originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
-    from icelint.fixing import adapt  # fixes as edits of the files as they are (CRLF, a deleted statement's `;`)
-
-    found = adapt(outcome.findings, {s.path: s.text for s in originals}, maps)
-    report = Report(found, originals, pending.statement_count, suppressed=outcome.suppressed,
-                    rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url)
-    if conv.get("add_suppressions") is not None or fmt == "junit":
-        report.statements_by_file = placeholders.statement_positions(pending.files, maps)
-    return report
-
-
-def _emit(report, cfg, conv: dict, fmt: str, output_file, quiet: bool, exit_zero: bool, capture: list | None = None) -> None:
-    """Write the report (or act on it: --add-suppressions, --statistics) and exit with the check's code."""
-    from icelint.findings import Severity
-    from icelint.reporters import REPORTERS
-
-    if conv.get("add_suppressions") is not None:
-        from icelint import baseline
-
-        per_file = {p: (st, [f for f in report.findings if f.path == p]) for p, st in report.statements_by_file.items()}
-        added, changed = baseline.add({p: v for p, v in per_file.items() if v[1]}, conv["add_suppressions"])
-        click.echo(f"icelint: added {added} suppression{'s' if added != 1 else ''} to {changed} file{'s' if changed != 1 else ''}", err=True)
-        sys.exit(EXIT_OK)
-    if conv.get("statistics"):
-        from icelint.statistics import render as render_statistics
-
-        _write_report(lambda out: render_statistics(report.findings, out, "json" if fmt == "json" else "text"), output_file, capture)
-        threshold = Severity(cfg.fail_on).rank
-        failing = any(f.severity.rank >= threshold for f in report.findings)
-        sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
-    color = {"always": True, "never": False}.get(conv.get("color", "auto"))
-    _write_report(lambda out: REPORTERS[fmt](report, out, quiet=quiet, color=color), output_file, capture)
-    threshold = Severity(cfg.fail_on).rank
-    failing = any(f.severity.rank >= threshold for f in report.findings)
-    sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
-
-
-def _rule(code: str):
-    from icelint.rules import get
-
-    return get(code)
+def _say(text: str) -> None:
+    click.echo(text, err=True)
 
 
 @main.command()
@@ -417,9 +198,9 @@ def schema(paths, metadata, fmt, sources) -> None:
     from icelint.sources import load_states
 
     parsed = _parse(paths)
-    states = load_states(_state_sources(metadata, sources))
+    states = load_states(state_sources(metadata, sources))
     run = replay(parsed, states.assign(parsed.referenced_tables, parsed.created_tables))
-    _write_report(lambda out: (render_json if fmt == "json" else render_text)(run, out), None)
+    write_report(lambda out: (render_json if fmt == "json" else render_text)(run, out), None)
 
 
 @main.command("rules")
@@ -470,7 +251,7 @@ def snapshot(tables, out, check_only, metadata, sources) -> None:
     """Save the current metadata of TABLES (db.table ...) from a state source, to lint offline in CI."""
     from icelint.sources.snapshot import run_snapshot
 
-    sys.exit(run_snapshot(tables, out, _state_sources(metadata, sources), check=check_only, echo=click.echo))
+    sys.exit(run_snapshot(tables, out, state_sources(metadata, sources), check=check_only, echo=click.echo))
 
 
 

@@ -250,7 +250,7 @@ def test_lines_before_equals_reversed_splitlines(seed: int) -> None:
     from icelint.fixing import _lines_before
 
     rng = random.Random(seed)
-    text = "".join(rng.choice(["a", ";", " ", "--", "\n", "\r\n", "\r", "\x0c", "\n\n"]) for _ in range(300))
+    text = "".join(rng.choice(["a", ";", " ", "--", "\n", "\r\n", "\r", "\x0c", "\x0b", "\x85", "\u2028", "\n\n"]) for _ in range(300))
     for end in range(len(text) + 1):
         assert list(_lines_before(text, end)) == list(reversed(text[:end].splitlines())), end
 

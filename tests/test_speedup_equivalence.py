@@ -16,14 +16,6 @@ def texts(n: int = 400):
         yield "".join(rng.choice(PIECES) for _ in range(rng.randrange(0, 30)))
 
 
-def test_lines_before_matches_splitlines() -> None:
-    for text in texts():
-        for end in [0, len(text)] + [i + 1 for i, c in enumerate(text) if c == "\n"]:
-            want = [ln for ln in reversed(text[:end].splitlines()) if ln.strip()]
-            got = [ln for ln in fixing._lines_before(text, end) if ln.strip()]
-            assert got == want, (text, end)
-
-
 def test_line_of_counts_newlines() -> None:
     for text in texts():
         for off in range(len(text) + 1):

@@ -21,7 +21,7 @@ two on generated statements).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Callable, NamedTuple, TypeVar
 
 from icelint.model.table import TableMetadata
 from icelint.replay import spark_types as sp
@@ -30,6 +30,7 @@ _COMPARE = {"EQ", "NEQ", "LT", "LTE", "GT", "GTE", "NULLSAFE_EQ"}
 _NAME = {"VAR", "IDENTIFIER"}
 _END = {"SEMICOLON"}
 _TYPED = {"DATE": "date", "TIMESTAMPTZ": "timestamp"}  # `DATE '...'`, `TIMESTAMP '...'` (sqlglot: a Cast)
+T = TypeVar("T")
 
 
 class Shape(NamedTuple):
@@ -118,6 +119,19 @@ class _Tokens:
         if self.i != len(self.toks):
             raise _Stop
 
+    def where_and_end(self, names: list[str]) -> None:
+        """`[WHERE <predicate>]`, then the end of the statement."""
+        if self.accept("WHERE"):
+            self.predicate(names)
+        self.done()
+
+    def comma_list(self, item: Callable[[], T]) -> list[T]:
+        """`item [, item ...]`."""
+        out = [item()]
+        while self.accept("COMMA"):
+            out.append(item())
+        return out
+
 
 @lru_cache(maxsize=4096)  # the parallel run's pre-check (parallel.py) and the replay ask for the same statements
 def shape(sql: str) -> Shape | None:
@@ -135,23 +149,20 @@ def shape(sql: str) -> Shape | None:
             t.i += 1
             t.take("FROM")
             t.table()
-            if t.accept("WHERE"):
-                t.predicate(names)
-            t.done()
+            t.where_and_end(names)
             return Shape("delete", tuple(names))
         if first == "UPDATE":
             t.i += 1
             t.table()
             t.take("SET")
-            while True:
+
+            def assignment() -> None:
                 names.append(t.name())
                 t.take("EQ")
                 t.literal()
-                if not t.accept("COMMA"):
-                    break
-            if t.accept("WHERE"):
-                t.predicate(names)
-            t.done()
+
+            t.comma_list(assignment)
+            t.where_and_end(names)
             return Shape("update", tuple(names))
         if first == "INSERT":
             t.i += 1
@@ -159,21 +170,17 @@ def shape(sql: str) -> Shape | None:
             t.table()
             listed: list[str] | None = None
             if t.accept("L_PAREN"):
-                listed = [t.name()]
-                while t.accept("COMMA"):
-                    listed.append(t.name())
+                listed = t.comma_list(t.name)
                 t.take("R_PAREN")
             t.take("VALUES")
-            rows = []
-            while True:
+
+            def row() -> tuple[str | None, ...]:
                 t.take("L_PAREN")
-                row = [t.literal()]
-                while t.accept("COMMA"):
-                    row.append(t.literal())
+                values = t.comma_list(t.literal)
                 t.take("R_PAREN")
-                rows.append(tuple(row))
-                if not t.accept("COMMA"):
-                    break
+                return tuple(values)
+
+            rows = t.comma_list(row)
             t.done()
             return Shape("insert", (), tuple(listed) if listed is not None else None, tuple(rows))
     except _Stop:

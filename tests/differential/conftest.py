@@ -6,24 +6,19 @@ Without Spark (``pip install -e ".[spark]"``, Java 17) the suite is skipped with
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 
 import pytest
 
 from tests.differential.harness import CATEGORIES, VERDICTS, SparkOracle
-from tests.oracle.spark import spark_available
-
-REQUIRE_ENV = "ICELINT_REQUIRE_SPARK"
+from tests.oracle.spark import REQUIRE_SPARK as REQUIRE_ENV
+from tests.oracle.spark import SuiteSession, spark_available
+from tests.oracle.spark import required as spark_required
 
 _started: list[float] = []
-_oracles: list[SparkOracle] = []
+_session = SuiteSession("spark_oracle")
 _finished: list[float] = []
-
-
-def spark_required() -> bool:
-    return os.environ.get(REQUIRE_ENV, "").strip() not in ("", "0", "false", "no")
 
 
 @pytest.fixture(scope="session")
@@ -38,20 +33,13 @@ def spark_oracle(tmp_path_factory: pytest.TempPathFactory):
     oracle = SparkOracle(tmp_path_factory.mktemp("differential") / "warehouse")
     _started.append(time.monotonic())
     oracle.spark  # start now, so that the first case's time is its own  # noqa: B018
-    _oracles.append(oracle)
-    try:
+    with _session.hold(oracle):
         yield oracle
-    finally:
-        oracle.stop()
 
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     """Stop Spark after the last differential case, so later tests of the run can start their own."""
-    uses = "spark_oracle" in getattr(item, "fixturenames", ())
-    next_uses = nextitem is not None and "spark_oracle" in getattr(nextitem, "fixturenames", ())
-    if uses and not next_uses:
-        for oracle in _oracles:
-            oracle.stop()
+    if _session.teardown(item, nextitem):
         _finished.append(time.monotonic())
 
 

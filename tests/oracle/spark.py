@@ -157,19 +157,57 @@ def split_statements(text: str) -> list[tuple[int, str]]:
     return statements
 
 
+REQUIRE_SPARK = "ICELINT_REQUIRE_SPARK"
+
+
+def required(env: str = REQUIRE_SPARK) -> bool:
+    """Whether the environment variable `env` is set to a true value: a missing Spark (or reader)
+    then fails the tests that need it instead of skipping them, as CI wants."""
+    import os
+
+    return os.environ.get(env, "").strip() not in ("", "0", "false", "no")
+
+
+class SuiteSession:
+    """The Spark oracle of the tests that use the session fixture `fixture`: the fixture starts it
+    on first use and `hold`s it; the suite's `pytest_runtest_teardown` calls `teardown`, which stops
+    it after the last test that uses it, so that later tests of the run can start their own (only
+    one SparkContext can live in a process)."""
+
+    def __init__(self, fixture: str) -> None:
+        self.fixture = fixture
+        self.oracles: list[Any] = []
+
+    @contextlib.contextmanager
+    def hold(self, oracle: Any) -> Iterator[Any]:
+        self.oracles.append(oracle)
+        try:
+            yield oracle
+        finally:
+            oracle.stop()
+
+    def teardown(self, item: Any, nextitem: Any) -> bool:
+        """Stop the oracle if `item` uses the fixture and `nextitem` does not; True when it did."""
+        uses = self.fixture in getattr(item, "fixturenames", ())
+        next_uses = nextitem is not None and self.fixture in getattr(nextitem, "fixturenames", ())
+        if uses and not next_uses:
+            for oracle in self.oracles:
+                oracle.stop()
+            return True
+        return False
+
+
 @contextlib.contextmanager
 def namespace_session(tmp_path_factory: Any, ns: str, label: str) -> Iterator[tuple[Any, Path]]:
     """(spark, warehouse) for a test module that owns the namespace `ns`: the running session when
     there is one (one SparkContext per process: the suite's), else a new one stopped afterwards.
     Skips, or fails under `ICELINT_REQUIRE_SPARK=1`, when Spark is unavailable. The namespace is
     emptied before and dropped after."""
-    import os
-
     import pytest
 
     ok, reason = spark_available()
     if not ok:
-        if os.environ.get("ICELINT_REQUIRE_SPARK", "").strip() not in ("", "0", "false", "no"):
+        if required():
             pytest.fail(f"ICELINT_REQUIRE_SPARK=1 but Spark is unavailable: {reason}", pytrace=False)
         pytest.skip(f"Spark oracle unavailable: {reason}")
     from pyspark import SparkContext

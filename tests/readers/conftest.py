@@ -9,48 +9,33 @@ last case, this suite starts its own on its first case and stops it after its la
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from tests.differential.harness import SparkOracle
-from tests.oracle.spark import spark_available
+from tests.oracle.spark import REQUIRE_SPARK, SuiteSession, required, spark_available
 from tests.readers.readers import readers_available
 
 REQUIRE_READERS = "ICELINT_REQUIRE_READERS"
-REQUIRE_SPARK = "ICELINT_REQUIRE_SPARK"
 
-_oracles: list[SparkOracle] = []
-
-
-def _required(env: str) -> bool:
-    return os.environ.get(env, "").strip() not in ("", "0", "false", "no")
+_session = SuiteSession("reader_oracle")
 
 
 @pytest.fixture(scope="session")
 def reader_oracle(tmp_path_factory: pytest.TempPathFactory):
     ok, reason = readers_available()
     if not ok:
-        if _required(REQUIRE_READERS):
+        if required(REQUIRE_READERS):
             pytest.fail(f"{REQUIRE_READERS}=1 but the readers are unavailable: {reason}", pytrace=False)
         pytest.skip(f"readers unavailable: {reason} (install with: pip install -e '.[readers]')")
     ok, reason = spark_available()
     if not ok:
-        if _required(REQUIRE_SPARK) or _required(REQUIRE_READERS):
+        if required(REQUIRE_SPARK) or required(REQUIRE_READERS):
             pytest.fail(f"the reader suite needs Spark + Iceberg: {reason}", pytrace=False)
         pytest.skip(f"Spark + Iceberg oracle unavailable: {reason}")
-    oracle = SparkOracle(tmp_path_factory.mktemp("readers") / "warehouse")
-    _oracles.append(oracle)
-    try:
+    with _session.hold(SparkOracle(tmp_path_factory.mktemp("readers") / "warehouse")) as oracle:
         yield oracle
-    finally:
-        oracle.stop()
 
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     """Stop Spark after the last reader case, so that later tests of the run can start their own."""
-    uses = "reader_oracle" in getattr(item, "fixturenames", ())
-    next_uses = nextitem is not None and "reader_oracle" in getattr(nextitem, "fixturenames", ())
-    if uses and not next_uses:
-        for oracle in _oracles:
-            oracle.stop()
+    _session.teardown(item, nextitem)

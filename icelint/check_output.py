@@ -1,0 +1,145 @@
+"""What `icelint check` does around the check itself: the run cache, the fixes (--fix, --diff),
+writing the report (or acting on it: --add-suppressions, --statistics) and the exit code."""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+from icelint.source import InputError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def run(cfg, paths, metadata, sources, since, conv: dict, fmt: str, output_file, quiet: bool, exit_zero: bool, *,
+        from_stdin: bool, verbose: bool, no_cache: bool, say: Callable[[str], None]) -> None:
+    """`icelint check` once its configuration is known: apply the fixes (--fix, --diff), or check
+    (through the run cache) and write the report; exits with the check's code. `say` writes a
+    line on standard error."""
+    from icelint import fixing
+    from icelint.check_run import check_report
+
+    mode = fixing.mode(conv, cfg)
+    if mode.applying:
+        return fix_run(mode, cfg, paths, metadata, sources, since, conv, fmt, output_file, quiet, exit_zero, from_stdin, say)
+    slot = None
+    if not (no_cache or from_stdin or verbose or since is not None or conv.get("add_suppressions") is not None or mode.unsafe):
+        slot = cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero)
+    if slot is not None and (hit := slot.load()) is not None:
+        write_report(lambda out: out.write(hit[0]), output_file)
+        sys.exit(hit[1])
+    report = check_report(cfg, paths, metadata, sources, since, conv, fmt)
+    report.unsafe_fixes = mode.unsafe
+    if slot is None:
+        emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, say)
+        return
+    captured: list = []
+    try:
+        emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, say, capture=captured)
+    except SystemExit as e:
+        if len(captured) == 1 and isinstance(e.code, int) and not _stats_incomplete():
+            slot.store(captured[0], e.code)
+        raise
+
+
+def fix_run(mode, cfg, paths, metadata, sources, since, conv, fmt, output_file, quiet, exit_zero, from_stdin,
+            say: Callable[[str], None]) -> None:
+    """--diff: print the fixes as a diff, exit 1 if any; --fix: write them (stdin: print the fixed SQL), report the rest."""
+    import contextlib
+
+    from icelint import fixing
+    from icelint.check_run import check_report
+
+    if conv.get("add_suppressions") is not None:
+        raise InputError("--add-suppressions cannot be combined with --fix or --diff; run them one after the other")
+    res = fixing.iterate(lambda texts: check_report(cfg, paths, metadata, sources, since, dict(conv, texts=texts), fmt), mode.unsafe)
+    if mode.diff:
+        diffs = "".join(fixing.unified_diff(p, res.originals[p], t) for p, t in sorted(res.texts.items()))
+        write_report(lambda out: out.write(diffs), output_file)
+        n = res.fixed
+        say(f"Would fix {n} finding{'s' if n != 1 else ''}." if n else "No fixes to apply.")
+        sys.exit(EXIT_FINDINGS if res.texts else EXIT_OK)
+    report = res.report
+    report.fixed, report.unsafe_fixes = res.fixed, mode.unsafe
+    if from_stdin:  # as ruff: the fixed SQL on stdout, the report on stderr
+        text = next(iter(res.texts.values()), None) or report.sources[0].text
+        write_report(lambda out: out.write(text), None)
+        with contextlib.redirect_stdout(sys.stderr):
+            emit(report, cfg, conv, fmt, None, quiet, exit_zero, say)  # exits: a file named by --stdin-filename is not written
+    for path, text in sorted(res.texts.items()):
+        fixing.write(path, text)
+    emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, say)
+
+
+def _stats_incomplete() -> bool:
+    """Some data counts of this run could not be read (unreachable, budget): another run may read them."""
+    mod = sys.modules.get("icelint.sources.table_stats")
+    return bool(mod is not None and mod.incomplete)
+
+
+def cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero):
+    """The run cache's slot for this check (icelint.cache), or None when it is not cached."""
+    from icelint import cache
+    from icelint.check_run import state_sources
+    from icelint.pending import make_plan
+
+    if cache.disabled_by_env():
+        return None
+    plan = make_plan(list(paths), migrations=cfg.migrations, since=None, order=cfg.order)
+    if not plan.pending:
+        return None  # check_report says so
+    flags = {"paths": list(paths), "format": fmt, "quiet": quiet, "exit_zero": exit_zero,
+             "conv": {k: v for k, v in conv.items()}}
+    return cache.slot_for(cfg, plan, state_sources(metadata, sources, cfg), flags, destination_is_file=bool(output_file))
+
+
+def emit(report, cfg, conv: dict, fmt: str, output_file, quiet: bool, exit_zero: bool,
+         say: Callable[[str], None], capture: list | None = None) -> None:
+    """Write the report (or act on it: --add-suppressions, --statistics) and exit with the check's code."""
+    from icelint.findings import Severity
+    from icelint.reporters import REPORTERS
+
+    if conv.get("add_suppressions") is not None:
+        from icelint import baseline
+
+        per_file = {p: (st, [f for f in report.findings if f.path == p]) for p, st in report.statements_by_file.items()}
+        added, changed = baseline.add({p: v for p, v in per_file.items() if v[1]}, conv["add_suppressions"])
+        say(f"icelint: added {added} suppression{'s' if added != 1 else ''} to {changed} file{'s' if changed != 1 else ''}")
+        sys.exit(EXIT_OK)
+    if conv.get("statistics"):
+        from icelint.statistics import render as render_statistics
+
+        write_report(lambda out: render_statistics(report.findings, out, "json" if fmt == "json" else "text"), output_file, capture)
+        threshold = Severity(cfg.fail_on).rank
+        failing = any(f.severity.rank >= threshold for f in report.findings)
+        sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
+    color = {"always": True, "never": False}.get(conv.get("color", "auto"))
+    write_report(lambda out: REPORTERS[fmt](report, out, quiet=quiet, color=color), output_file, capture)
+    threshold = Severity(cfg.fail_on).rank
+    failing = any(f.severity.rank >= threshold for f in report.findings)
+    sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
+
+
+def write_report(write, output_file: str | None, capture: list | None = None) -> None:
+    """`write(stream)` to FILE or stdout; a file or disk that refuses it is one line naming it.
+    With `capture`, the text is rendered first and also appended to it (for the run cache)."""
+    name = output_file or "standard output"
+    if capture is not None:
+        import io
+
+        buf = io.StringIO()
+        write(buf)
+        text = buf.getvalue()
+        capture.append(text)
+        write = lambda out: out.write(text)  # noqa: E731
+    try:
+        if output_file:
+            with open(output_file, "w", encoding="utf-8", newline="") as out:
+                write(out)
+        else:
+            write(sys.stdout)
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise InputError(f"{name}: cannot write the report: {e.strerror or e}") from None

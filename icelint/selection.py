@@ -66,20 +66,25 @@ def resolve(sel: str) -> tuple[int, list[str]] | None:
     return None
 
 
-def normalize(selectors: Iterable[str], where: str) -> tuple[str, ...]:
-    """Selectors (comma-separated allowed) checked and de-duplicated; an unknown one is an error naming it."""
-    out: list[str] = []
+def split(selectors: Iterable[str]) -> Iterable[str]:
+    """Each selector of a list whose items may be comma-separated (`--select ICE001,ICE01`), stripped."""
     for raw in selectors:
         for sel in raw.split(","):
             sel = sel.strip()
-            if not sel:
-                continue
-            if resolve(sel) is None:
-                raise InputError(f"{where}: unknown rule {sel!r} (see `icelint rules`)")
-            r = _lookup(sel)
-            norm = r.code if r is not None else sel.upper()
-            if norm not in out:
-                out.append(norm)
+            if sel:
+                yield sel
+
+
+def normalize(selectors: Iterable[str], where: str) -> tuple[str, ...]:
+    """Selectors (comma-separated allowed) checked and de-duplicated; an unknown one is an error naming it."""
+    out: list[str] = []
+    for sel in split(selectors):
+        if resolve(sel) is None:
+            raise InputError(f"{where}: unknown rule {sel!r} (see `icelint rules`)")
+        r = _lookup(sel)
+        norm = r.code if r is not None else sel.upper()
+        if norm not in out:
+            out.append(norm)
     return tuple(out)
 
 

@@ -164,17 +164,15 @@ def _codes(selectors: Iterable[str], where: str) -> list[str]:
     from icelint.rules import get
     from icelint.rules.unused_suppression import RULE as UNUSED
 
+    from icelint.selection import split
+
     out: list[str] = []
-    for raw in selectors:
-        for sel in raw.split(","):
-            sel = sel.strip()
-            if not sel:
-                continue
-            r = get(sel)
-            if r is None and (sel.upper() == UNUSED.code or sel.lower() == UNUSED.name):
-                r = UNUSED
-            if r is None:
-                raise ConfigError(f"{where}: unknown rule {sel!r} (see `icelint rules`)")
-            if r.code not in out:
-                out.append(r.code)
+    for sel in split(selectors):
+        r = get(sel)
+        if r is None and (sel.upper() == UNUSED.code or sel.lower() == UNUSED.name):
+            r = UNUSED
+        if r is None:
+            raise ConfigError(f"{where}: unknown rule {sel!r} (see `icelint rules`)")
+        if r.code not in out:
+            out.append(r.code)
     return out

@@ -176,12 +176,19 @@ def apply(
     directives = {f.path: collect(f, indexes[f.path]) for f in files}
     lookups = {path: Lookup(ds) for path, ds in directives.items()}
 
+    ignored: dict[str, frozenset[str]] = {}  # path → its per-file-ignores (asked once per file, not per finding)
+    levels: dict[str, str | None] = {}  # rule code → its configured severity
+
     def adjust(f: Finding) -> Finding | None:
         if config is None:
             return f
-        if f.rule in config.ignored_for(f.path):
+        off = ignored.get(f.path)
+        if off is None:
+            off = ignored[f.path] = config.ignored_for(f.path)
+        if f.rule in off:
             return None
-        level = config.severity_of(f.rule)
+        code = f.rule
+        level = levels[code] if code in levels else levels.setdefault(code, config.severity_of(code))
         return replace(f, severity=Severity(level)) if level and level != f.severity.value else f
 
     kept: list[Finding] = []
@@ -253,23 +260,24 @@ def _unused(d: Directive, enabled: set[str], rule, get, memo: dict | None = None
     if memo is None:
         message = _unused_message(d, enabled, rule, get)
     else:  # 50,000 copies of one comment line: one message
-        key = (d.file_level, d.all_rules, d.target is None, tuple(d.names), tuple(d.codes), frozenset(d.used))
+        key = (d.file_level, d.target is None, d.names, d.codes, frozenset(d.used) if d.used else None)
         message = memo.get(key)
         if message is None:
             message = memo[key] = _unused_message(d, enabled, rule, get)
     if not message:
         return None
+    sp = d.span
     return Finding(
-        rule=rule.code,
-        name=rule.name,
-        severity=rule.severity,
-        path=d.path,
-        line=d.span.line,
-        column=d.span.column,
-        end_line=d.span.end_line,
-        end_column=d.span.end_column,
-        message=message,
-        help="remove the comment (or the rules it no longer needs), or move it next to the statement it is meant for",
+        rule.code,
+        rule.name,
+        rule.severity,
+        d.path,
+        sp.line,
+        sp.column,
+        sp.end_line,
+        sp.end_column,
+        message,
+        "remove the comment (or the rules it no longer needs), or move it next to the statement it is meant for",
     )
 
 

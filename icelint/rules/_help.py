@@ -30,6 +30,7 @@ from icelint.source import Span
 _SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
+@lru_cache(maxsize=4096)  # the same few names in every help text
 def ident(name: str) -> str:
     """One identifier as Spark SQL reads it: quoted with backticks unless plain."""
     if _SIMPLE.match(name):
@@ -43,6 +44,7 @@ def path_sql(path: Iterable[str] | str) -> str:
     return ".".join(ident(p) for p in parts)
 
 
+@lru_cache(maxsize=1024)
 def table_sql(table: str) -> str:
     return ".".join(ident(p) for p in table.split("."))
 

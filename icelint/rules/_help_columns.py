@@ -23,7 +23,15 @@ def snapshot_before_drop(meta, field_id: int):
 
 
 def drop_outcome(ctx, field_id: int):
-    """The earlier accepted step of this run that removed `field_id` from the table, if any."""
+    """The earlier accepted step of this run that removed `field_id` from the table, if any (found
+    once per finding: its help and its fix both ask)."""
+    memo = ctx.__dict__.setdefault("_drop_outcome", {})
+    if field_id not in memo:
+        memo[field_id] = _find_drop_outcome(ctx, field_id)
+    return memo[field_id]
+
+
+def _find_drop_outcome(ctx, field_id: int):
     from bisect import bisect_left
 
     outcomes = ctx.result.outcomes
@@ -139,7 +147,8 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     table = ctx.table_name
     t = table_sql(table)
     leaf = path[-1]
-    other = free_name(taken_names(ctx, path[:-1]), leaf)
+    taken = taken_names(ctx, path[:-1])
+    other = free_name(taken, leaf)
     if is_new:
         stmts = with_column_renamed(ctx, path, other)
         first = (
@@ -160,7 +169,7 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     drop = drop_outcome(ctx, old.field_id)
     if drop is not None:
         aside = drop.before.schema.name_of(old.field_id)
-        aside_leaf = free_name(taken_names(ctx, path[:-1]), (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
+        aside_leaf = free_name(taken, (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
         stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
         if stmts is not None:
             parts.append(

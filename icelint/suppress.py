@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from icelint.findings import Finding, Severity
+from icelint.lazy import cached_property
 from icelint.source import LineIndex, SourceFile, Span
 from icelint.syntax.ast import ParsedFile
 
@@ -96,8 +97,18 @@ class _FileIndex:
         self.starts = [sp.start for sp in self.spans]
         self.positions = [(sp.line, sp.column) for sp in self.spans]
         self.text = source.text if source else ""
-        self.lines = LineIndex(parsed.path, self.text) if source else None
-        self.comment_ends = {c.span.start: c.span.end for c in parsed.comments}
+        self._path = parsed.path
+        self._has_source = source is not None
+        self._comments = parsed.comments
+
+    @cached_property
+    def comment_ends(self) -> dict[int, int]:
+        return {c.span.start: c.span.end for c in self._comments}
+
+    @cached_property
+    def lines(self) -> LineIndex | None:
+        """The file's line index, built when a comment after a statement asks (most files: never)."""
+        return LineIndex(self._path, self.text) if self._has_source else None
 
     def _terminator_line(self, sp: Span) -> int:
         """The line of the `;` that ends the statement (its last line when there is none)."""

@@ -217,3 +217,14 @@ def test_finding_init_and_hash() -> None:
         assert fast.sort_key == (*Finding.sort_key.fget(plain),) and fast.sort_key is fast.sort_key
         other = replace(fast, message=fast.message + "x")
         assert other != fast and other.sort_key[-1] == fast.message + "x"
+
+
+def test_type_sql_cache() -> None:
+    from icelint.model import types as it
+    from icelint.rules import _help
+
+    names = ["int", "long", "string", "timestamp", "timestamptz", "binary", "uuid", "date", "float", "double", "boolean", "time", "unknown"]
+    types = [it.PrimitiveType(n) for n in names] + [it.DecimalType.of(p, s) for p in (9, 10, 38) for s in (0, 2)]
+    types += [it.FixedType("fixed[4]", 4), it.PrimitiveType("decimal(10, 2)")]  # same text, another class
+    for t in types + types[::-1]:
+        assert _help.type_sql(t) == _help._type_sql(t), t

@@ -105,6 +105,18 @@ def type_sql(t: it.Type) -> str:
         return f"array<{type_sql(t.element)}>"
     if isinstance(t, it.MapType):
         return f"map<{type_sql(t.key)}, {type_sql(t.value)}>"
+    if isinstance(t, it.PrimitiveType):  # frozen values: the same few in every help text
+        got = _PRIMITIVE_SQL.get(t)
+        if got is None:
+            got = _PRIMITIVE_SQL[t] = _type_sql(t)
+        return got
+    return _type_sql(t)
+
+
+_PRIMITIVE_SQL: dict[it.Type, str] = {}
+
+
+def _type_sql(t: it.Type) -> str:
     from icelint.replay import spark_types as sp
 
     return sp.sql_name(sp.from_iceberg(t)).lower()

@@ -92,7 +92,7 @@ class LineIndex:
             end_line = bisect.bisect_right(starts, last)
         else:
             end_line = line  # the common case: the span ends on its first line
-        return Span(self.path, line, start - starts[line - 1] + 1, end_line, last - starts[end_line - 1] + 1, start, end)
+        return _new_tuple(Span, (self.path, line, start - starts[line - 1] + 1, end_line, last - starts[end_line - 1] + 1, start, end))
 
     def line_span(self, start: int, end: int) -> Span:
         """`span(start, end)` of a region on one line that holds two characters or more (a `--`

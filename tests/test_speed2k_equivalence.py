@@ -228,3 +228,25 @@ def test_type_sql_cache() -> None:
     types += [it.FixedType("fixed[4]", 4), it.PrimitiveType("decimal(10, 2)")]  # same text, another class
     for t in types + types[::-1]:
         assert _help.type_sql(t) == _help._type_sql(t), t
+
+
+@pytest.mark.parametrize("files", RUNS, ids=run_id)
+def test_proposals_over_the_corpus(files: list[Path]) -> None:
+    from icelint.rules import _help
+
+    _, findings = _lint(files)
+    for f in findings:
+        if f.help:
+            assert _help.proposals(f.help) == _help._proposals_plain(f.help), f.help
+            for variant in (f.help.replace(" with `", " with \n`"), f.help.replace(" with ", " with  ")):
+                assert _help.proposals(variant) == _help._proposals_plain(variant), variant
+
+
+def test_proposals_targets_are_reached() -> None:
+    from icelint.rules import _help
+
+    seen = 0
+    for files in RUNS:
+        for f in _lint(files)[1]:
+            seen += sum(1 for target, _ in _help.proposals(f.help or "") if target is not None)
+    assert seen > 5

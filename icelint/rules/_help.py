@@ -72,6 +72,20 @@ def proposals(help_text: str) -> list[tuple[tuple[str, int] | None, str]]:
         text = (m.group("double") or m.group("single")).strip()
         if not _is_statements(text):
             continue
+        # `_TARGET` ends with " with $": it can only match a prefix ending in " with " (or " with \n")
+        at = m.start()
+        t = _TARGET.search(help_text[:at]) if help_text.endswith((" with ", " with \n"), 0, at) else None
+        out.append(((t.group("path"), int(t.group("line"))) if t else None, text))
+    return out
+
+
+def _proposals_plain(help_text: str) -> list[tuple[tuple[str, int] | None, str]]:
+    """`proposals` without the look at the prefix's end (tests/test_speed2k_equivalence.py compares them)."""
+    out: list[tuple[tuple[str, int] | None, str]] = []
+    for m in _BACKTICKED.finditer(help_text):
+        text = (m.group("double") or m.group("single")).strip()
+        if not _is_statements(text):
+            continue
         t = _TARGET.search(help_text[: m.start()])
         out.append(((t.group("path"), int(t.group("line"))) if t else None, text))
     return out

@@ -79,6 +79,17 @@ class LineIndex:
             self._starts.append(i + 1)
             i = find("\n", i + 1)
 
+    @classmethod
+    def shared(cls, path: str, text: str) -> LineIndex:
+        """`LineIndex(path, text)`, made once for a text that the parser and the reporters all index
+        (the same string object): a file of 50,000 lines is scanned once, not once per user."""
+        got = _shared.get(path)
+        if got is None or got.text is not text:
+            if len(_shared) >= 64:
+                _shared.clear()
+            got = _shared[path] = cls(path, text)
+        return got
+
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self._starts, offset) - 1
         return line + 1, offset - self._starts[line] + 1
@@ -107,3 +118,6 @@ class LineIndex:
         start = self._starts[line - 1]
         end = self._starts[line] - 1 if line < len(self._starts) else len(self.text)
         return self.text[start:end].rstrip("\r")
+
+
+_shared: dict[str, LineIndex] = {}  # path → the index of the last text seen for it

@@ -250,3 +250,15 @@ def test_proposals_targets_are_reached() -> None:
         for f in _lint(files)[1]:
             seen += sum(1 for target, _ in _help.proposals(f.help or "") if target is not None)
     assert seen > 5
+
+
+def test_shared_line_index_follows_the_text() -> None:
+    for text in texts(50, 1407):
+        shared = LineIndex.shared("t.sql", text)
+        fresh = LineIndex("t.sql", text)
+        assert shared.text is text and shared._starts == fresh._starts
+        assert LineIndex.shared("t.sql", text) is shared
+        other = text + "\nx"
+        assert LineIndex.shared("t.sql", other)._starts == LineIndex("t.sql", other)._starts
+        assert LineIndex.shared("u.sql", text).path == "u.sql"
+    assert Severity.ERROR.rank == 2 and Severity.WARNING.rank == 1 and Severity.INFO.rank == 0

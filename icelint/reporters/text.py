@@ -92,7 +92,7 @@ def _fix_lines(f: Finding, text: str, unsafe: bool) -> list[tuple[str, str]]:
 def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool = False, **_: object) -> None:
     from icelint import color as colors
 
-    indexes = {s.path: LineIndex(s.path, s.text) for s in report.sources}
+    indexes = {s.path: LineIndex.shared(s.path, s.text) for s in report.sources}
     use_color = colors.use_color(out) if color is None else color
     links = colors.use_links(out)
     console = colors.console(out) if use_color else None

@@ -1308,7 +1308,7 @@ def _split(toks: list[_Tok]) -> list[list[_Tok]]:
 
 def parse_text(text: str, path: str = "<string>") -> ParsedFile:
     """Parse SQL `text` (the contents of `path`) into statements and comments. Never raises."""
-    li = LineIndex(path, text)
+    li = LineIndex.shared(path, text)
     # Tens of thousands of small acyclic objects are made here: the cyclic garbage collector's
     # passes over them cost about a third of the time, so it is paused while parsing.
     gc_was_enabled = gc.isenabled()

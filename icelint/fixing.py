@@ -62,7 +62,9 @@ def adapt(findings: list[Finding], texts: dict[str, str], skip: Iterable[str] = 
             text = texts.get(f.path)
             if text is not None and f.path not in crlf:
                 crlf[f.path] = "\r\n" in text
-            f = replace(f, fix=None if text is None or f.path in skip else _adapt_fix(f.fix, text, crlf[f.path]))
+            fix = None if text is None or f.path in skip else _adapt_fix(f.fix, text, crlf[f.path])
+            if fix is not f.fix:  # most fixes need no adapting: the finding is kept as it is
+                f = replace(f, fix=fix)
         out.append(f)
     return out
 
@@ -80,6 +82,8 @@ def _adapt_fix(fix: Fix, text: str, crlf: bool | None = None) -> Fix:
         if (start, end, content) != (e.start, e.end, e.content):
             e = Edit.at(text, start, end, content)
         edits.append(e)
+    if all(a is b for a, b in zip(edits, fix.edits)):
+        return fix  # nothing to adapt (the same edits, so an equal fix)
     return replace(fix, edits=tuple(edits))
 
 
@@ -205,20 +209,30 @@ def unified_diff(path: str, old: str, new: str) -> str:
 
 def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
     """The lines a fix changes, as (`-` or `+`, the line shown: `-` lines numbered like the file)."""
-    import difflib
-
     first = min(e.start for e in fix.edits)
     last = max(e.end for e in fix.edits)
     rs = text.rfind("\n", 0, first) + 1
     nl = text.find("\n", last)
     re_ = len(text) if nl < 0 else nl
     old_region = text[rs:re_]
-    shifted = [replace(e, start=e.start - rs, end=e.end - rs) for e in fix.edits]
-    new_region, _ = apply_fixes(old_region, [replace(fix, edits=tuple(shifted))])
+    if len(fix.edits) == 1:  # what apply_fixes makes of one edit
+        e = fix.edits[0]
+        new_region = old_region[: e.start - rs] + e.content + old_region[e.end - rs :]
+    else:
+        shifted = [replace(e, start=e.start - rs, end=e.end - rs) for e in fix.edits]
+        new_region, _ = apply_fixes(old_region, [replace(fix, edits=tuple(shifted))])
     old_lines = [ln.rstrip("\r") for ln in old_region.split("\n")]
     new_lines = [ln.rstrip("\r") for ln in new_region.split("\n")]
     row = _line_of(text, rs)
     width = len(str(row + len(old_lines)))
+    if set(old_lines).isdisjoint(new_lines):
+        # no line in common: difflib's only opcode replaces them all (the usual case, a statement
+        # rewritten); tests/test_speed2k_equivalence.py compares this with difflib
+        return [("-", f"{row + i:>{width}} - {old_lines[i]}") for i in range(len(old_lines))] + [
+            ("+", f"{'':>{width}} + {line}") for line in new_lines
+        ]
+    import difflib
+
     out = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
         if tag == "equal":

@@ -14,6 +14,9 @@ class InputError(Exception):
     """Bad input a user must fix: reported as one line naming the file, exit code 2."""
 
 
+_new_tuple = tuple.__new__
+
+
 class Span(NamedTuple):
     """A region of a source file: 1-based line and column of its first and last character.
 
@@ -76,6 +79,17 @@ class LineIndex:
             self._starts.append(i + 1)
             i = find("\n", i + 1)
 
+    @classmethod
+    def shared(cls, path: str, text: str) -> LineIndex:
+        """`LineIndex(path, text)`, made once for a text that the parser and the reporters all index
+        (the same string object): a file of 50,000 lines is scanned once, not once per user."""
+        got = _shared.get(path)
+        if got is None or got.text is not text:
+            if len(_shared) >= 64:
+                _shared.clear()
+            got = _shared[path] = cls(path, text)
+        return got
+
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self._starts, offset) - 1
         return line + 1, offset - self._starts[line] + 1
@@ -89,9 +103,21 @@ class LineIndex:
             end_line = bisect.bisect_right(starts, last)
         else:
             end_line = line  # the common case: the span ends on its first line
-        return Span(self.path, line, start - starts[line - 1] + 1, end_line, last - starts[end_line - 1] + 1, start, end)
+        return _new_tuple(Span, (self.path, line, start - starts[line - 1] + 1, end_line, last - starts[end_line - 1] + 1, start, end))
+
+    def line_span(self, start: int, end: int) -> Span:
+        """`span(start, end)` of a region on one line that holds two characters or more (a `--`
+        comment): one lookup, and the tuple made without `Span.__new__`'s keyword handling
+        (a file of 50,000 comment lines makes 50,000 of them)."""
+        starts = self._starts
+        line = bisect.bisect_right(starts, start)
+        base = starts[line - 1]
+        return _new_tuple(Span, (self.path, line, start - base + 1, line, end - base, start, end))
 
     def line_text(self, line: int) -> str:
         start = self._starts[line - 1]
         end = self._starts[line] - 1 if line < len(self._starts) else len(self.text)
         return self.text[start:end].rstrip("\r")
+
+
+_shared: dict[str, LineIndex] = {}  # path → the index of the last text seen for it

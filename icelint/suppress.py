@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from icelint.findings import Finding, Severity
+from icelint.lazy import cached_property
 from icelint.source import LineIndex, SourceFile, Span
 from icelint.syntax.ast import ParsedFile
 
@@ -96,8 +97,18 @@ class _FileIndex:
         self.starts = [sp.start for sp in self.spans]
         self.positions = [(sp.line, sp.column) for sp in self.spans]
         self.text = source.text if source else ""
-        self.lines = LineIndex(parsed.path, self.text) if source else None
-        self.comment_ends = {c.span.start: c.span.end for c in parsed.comments}
+        self._path = parsed.path
+        self._has_source = source is not None
+        self._comments = parsed.comments
+
+    @cached_property
+    def comment_ends(self) -> dict[int, int]:
+        return {c.span.start: c.span.end for c in self._comments}
+
+    @cached_property
+    def lines(self) -> LineIndex | None:
+        """The file's line index, built when a comment after a statement asks (most files: never)."""
+        return LineIndex(self._path, self.text) if self._has_source else None
 
     def _terminator_line(self, sp: Span) -> int:
         """The line of the `;` that ends the statement (its last line when there is none)."""
@@ -176,12 +187,19 @@ def apply(
     directives = {f.path: collect(f, indexes[f.path]) for f in files}
     lookups = {path: Lookup(ds) for path, ds in directives.items()}
 
+    ignored: dict[str, frozenset[str]] = {}  # path → its per-file-ignores (asked once per file, not per finding)
+    levels: dict[str, str | None] = {}  # rule code → its configured severity
+
     def adjust(f: Finding) -> Finding | None:
         if config is None:
             return f
-        if f.rule in config.ignored_for(f.path):
+        off = ignored.get(f.path)
+        if off is None:
+            off = ignored[f.path] = config.ignored_for(f.path)
+        if f.rule in off:
             return None
-        level = config.severity_of(f.rule)
+        code = f.rule
+        level = levels[code] if code in levels else levels.setdefault(code, config.severity_of(code))
         return replace(f, severity=Severity(level)) if level and level != f.severity.value else f
 
     kept: list[Finding] = []
@@ -253,23 +271,24 @@ def _unused(d: Directive, enabled: set[str], rule, get, memo: dict | None = None
     if memo is None:
         message = _unused_message(d, enabled, rule, get)
     else:  # 50,000 copies of one comment line: one message
-        key = (d.file_level, d.all_rules, d.target is None, tuple(d.names), tuple(d.codes), frozenset(d.used))
+        key = (d.file_level, d.target is None, d.names, d.codes, frozenset(d.used) if d.used else None)
         message = memo.get(key)
         if message is None:
             message = memo[key] = _unused_message(d, enabled, rule, get)
     if not message:
         return None
+    sp = d.span
     return Finding(
-        rule=rule.code,
-        name=rule.name,
-        severity=rule.severity,
-        path=d.path,
-        line=d.span.line,
-        column=d.span.column,
-        end_line=d.span.end_line,
-        end_column=d.span.end_column,
-        message=message,
-        help="remove the comment (or the rules it no longer needs), or move it next to the statement it is meant for",
+        rule.code,
+        rule.name,
+        rule.severity,
+        d.path,
+        sp.line,
+        sp.column,
+        sp.end_line,
+        sp.end_column,
+        message,
+        "remove the comment (or the rules it no longer needs), or move it next to the statement it is meant for",
     )
 
 

@@ -38,6 +38,26 @@ def _layout(text: str) -> tuple[str, list[int]]:
 def _snippet(f: Finding, index: LineIndex | None) -> list[str]:
     if index is None:
         return []
+    if f.line == f.end_line:  # the common case, one plain line: what the loop below makes of it
+        n = f.line
+        try:
+            text = index.line_text(n)
+        except IndexError:
+            text = None
+        start, end = f.column, f.end_column
+        if text is not None and start >= 1 and text.isascii() and "\t" not in text:
+            pad = " " * len(str(n))
+            if end < start:
+                return [f"{pad} |", f"{n} | {text}"]
+            size = len(text)
+            first = start - 1 if start - 1 < size else size
+            after = end if end < size else size
+            return [f"{pad} |", f"{n} | {text}", f"{pad} | {' ' * first}{'^' * max(after - first, 1)}"]
+    return _snippet_plain(f, index)
+
+
+def _snippet_plain(f: Finding, index: LineIndex) -> list[str]:
+    """The general case of `_snippet` (tests/test_speed2k_equivalence.py compares the two)."""
     last_line = min(f.end_line, f.line + 4)
     width = len(str(last_line))
     pad = " " * width
@@ -72,7 +92,7 @@ def _fix_lines(f: Finding, text: str, unsafe: bool) -> list[tuple[str, str]]:
 def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool = False, **_: object) -> None:
     from icelint import color as colors
 
-    indexes = {s.path: LineIndex(s.path, s.text) for s in report.sources}
+    indexes = {s.path: LineIndex.shared(s.path, s.text) for s in report.sources}
     use_color = colors.use_color(out) if color is None else color
     links = colors.use_links(out)
     console = colors.console(out) if use_color else None
@@ -111,7 +131,7 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
     if console is None and not links:  # plain text: no styles to work out, written in batches
         buf: list[str] = []
         for f in report.findings:
-            buf.append(f"{f.path}:{f.line}:{f.column}: {f.rule} [{f.severity.value}] {f.message}")
+            buf.append(f"{f.path}:{f.line}:{f.column}: {f.rule} [{f.severity._value_}] {f.message}")
             if not quiet:
                 buf += _snippet(f, indexes.get(f.path))
                 if f.help:

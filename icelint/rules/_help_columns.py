@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from icelint import changes as ch
 from icelint.model import types as it
 from icelint.rules._help import column_sql, free_name, ident, path_sql, replace_at, sql, table_sql, type_sql
 
@@ -23,7 +24,15 @@ def snapshot_before_drop(meta, field_id: int):
 
 
 def drop_outcome(ctx, field_id: int):
-    """The earlier accepted step of this run that removed `field_id` from the table, if any."""
+    """The earlier accepted step of this run that removed `field_id` from the table, if any (found
+    once per finding: its help and its fix both ask)."""
+    memo = ctx.__dict__.setdefault("_drop_outcome", {})
+    if field_id not in memo:
+        memo[field_id] = _find_drop_outcome(ctx, field_id)
+    return memo[field_id]
+
+
+def _find_drop_outcome(ctx, field_id: int):
     from bisect import bisect_left
 
     outcomes = ctx.result.outcomes
@@ -45,8 +54,6 @@ def _step_index(o) -> int:
 
 def drop_instead_of(table: str, outcome, field_id: int, new_name: str) -> list[str] | None:
     """Statements for a `DROP COLUMN(S)` step that rename `field_id` aside instead (others still dropped)."""
-    from icelint import changes as ch
-
     step = outcome.step
     if not all(isinstance(c, ch.DeleteColumn) for c in step.changes):
         return None
@@ -69,8 +76,6 @@ def drop_instead_of(table: str, outcome, field_id: int, new_name: str) -> list[s
 def with_column_renamed(ctx, path: tuple[str, ...], new_leaf: str) -> list[str] | None:
     """The flagged ADD COLUMN(S) statement again, with the column at `path` under `new_leaf` (and
     every other column it adds under a dropped column's name under a free name too)."""
-    from icelint import changes as ch
-
     after = ctx.after.schema
     t = table_sql(ctx.table_name)
     cols = []
@@ -139,7 +144,8 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     table = ctx.table_name
     t = table_sql(table)
     leaf = path[-1]
-    other = free_name(taken_names(ctx, path[:-1]), leaf)
+    taken = taken_names(ctx, path[:-1])
+    other = free_name(taken, leaf)
     if is_new:
         stmts = with_column_renamed(ctx, path, other)
         first = (
@@ -160,7 +166,7 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     drop = drop_outcome(ctx, old.field_id)
     if drop is not None:
         aside = drop.before.schema.name_of(old.field_id)
-        aside_leaf = free_name(taken_names(ctx, path[:-1]), (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
+        aside_leaf = free_name(taken, (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
         stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
         if stmts is not None:
             parts.append(
@@ -287,8 +293,6 @@ def emptied_struct_help(ctx, path: tuple[str, ...], field_id: int) -> str:
     """ICE007: drop the whole column holding the emptied struct, unless a later statement refills it."""
     t = table_sql(ctx.table_name)
     low = tuple(p.lower() for p in path)
-    from icelint import changes as ch
-
     for o in ctx.result.outcomes:
         if o.step.index <= ctx.step.index or o.table != ctx.outcome.table or not isinstance(o.step, ch.Commit):
             continue
@@ -345,7 +349,6 @@ def new_column_help(ctx, column: str, target: str) -> str:
 
 def nullability_finding(ctx, e) -> tuple[str, str]:
     """ICE004: what happens to the table in the user's terms (the engine's words quoted), and what to do."""
-    from icelint import changes as ch
     from icelint.replay import spark_types as sp
 
     table = ctx.table_name
@@ -399,7 +402,6 @@ def nullability_finding(ctx, e) -> tuple[str, str]:
 
 def hive_change_help(ctx, e) -> str | None:
     """ICE005 on a Hive-style `CHANGE COLUMN` Spark refuses: the statements that do what it asked."""
-    from icelint import changes as ch
     from icelint.replay import spark_types as sp
     from icelint.replay.schema_update import promotion_allowed
 

@@ -93,8 +93,16 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     return (f for f in findings(ctx) if f.rule == RULE.code)
 
 
-def findings(ctx: RuleContext) -> Iterator[Finding]:
-    """This rule's findings and those of the partition rules split from it (ICE025, ICE026, ICE027)."""
+def findings(ctx: RuleContext) -> list[Finding]:
+    """This rule's findings and those of the partition rules split from it (ICE025, ICE026, ICE027),
+    worked out once per statement (each of the four rules asks)."""
+    cached = ctx.__dict__.get("_partition_findings")
+    if cached is None:
+        cached = ctx.__dict__["_partition_findings"] = list(_findings(ctx))
+    return cached
+
+
+def _findings(ctx: RuleContext) -> Iterator[Finding]:
     table = ctx.table_name
     if error_owner(ctx.outcome) == PARTITION_RULE:
         e = ctx.error

@@ -219,6 +219,7 @@ def _convert_body(text: str, start: int, end: int, out: list[_Tok]) -> None:
 
 
 _SPACES = re.compile(r"\s+").match
+_new_tuple = tuple.__new__  # a named tuple without its __new__'s argument handling
 
 
 def _scan_gap(
@@ -241,7 +242,8 @@ def _scan_gap(
             e = j
             if e > i and text[e - 1] == "\r":
                 e -= 1
-            comments.append(Comment(text[i + 2 : e].strip(), li.span(i, e)))
+            # one line, `--` included: li.line_span is li.span for it (tests/test_speed2k_equivalence.py)
+            comments.append(_new_tuple(Comment, (text[i + 2 : e].strip(), li.line_span(i, e))))
             i = j
         elif c == "/" and text.startswith("/*", i):
             depth = 1
@@ -1306,7 +1308,7 @@ def _split(toks: list[_Tok]) -> list[list[_Tok]]:
 
 def parse_text(text: str, path: str = "<string>") -> ParsedFile:
     """Parse SQL `text` (the contents of `path`) into statements and comments. Never raises."""
-    li = LineIndex(path, text)
+    li = LineIndex.shared(path, text)
     # Tens of thousands of small acyclic objects are made here: the cyclic garbage collector's
     # passes over them cost about a third of the time, so it is paused while parsing.
     gc_was_enabled = gc.isenabled()

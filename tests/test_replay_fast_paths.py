@@ -254,3 +254,93 @@ def test_tables_moved_between_far_versions_equal_fresh_ones(seed: int, monkeypat
         if i:
             check(schemas[i - 1])  # a statement's before
     assert len(moved) > len(order) // 2
+
+
+def _wide_script(seed: int, statements: int = 300) -> str:
+    """Column changes of every kind on a table of ~100 columns (schemas held as Ropes), errors included."""
+    import random
+
+    rng = random.Random(seed)
+    cols = {f"c{i}": "int" for i in range(100)}
+    sql = ["CREATE TABLE db.t (id bigint, s struct<a: int, b: string>, " + ", ".join(f"{c} int" for c in cols) + ") USING iceberg;"]
+    n = 100
+    for _ in range(statements):
+        names = list(cols)
+        k = rng.random()
+        if k < 0.15:
+            sql.append(f"ALTER TABLE db.t ADD COLUMN c{n} int COMMENT 'new';")
+            cols[f"c{n}"] = "int"
+            n += 1
+        elif k < 0.22:
+            sql.append(f"ALTER TABLE db.t ADD COLUMNS (c{n} int, c{n + 1} string);")
+            cols[f"c{n}"], cols[f"c{n + 1}"] = "int", "string"
+            n += 2
+        elif k < 0.35 and len(cols) > 70:
+            c = rng.choice(names)
+            del cols[c]
+            sql.append(f"ALTER TABLE db.t DROP COLUMN {c};")
+        elif k < 0.42 and len(cols) > 70:
+            a, b = rng.sample(names, 2)
+            del cols[a], cols[b]
+            sql.append(f"ALTER TABLE db.t DROP COLUMNS ({b}, {a});")
+        elif k < 0.55:
+            c = rng.choice(names)
+            cols[f"r{n}"] = cols.pop(c)
+            sql.append(f"ALTER TABLE db.t RENAME COLUMN {c} TO r{n};")
+            n += 1
+        elif k < 0.65:
+            c = rng.choice(names)
+            sql.append(f"ALTER TABLE db.t ALTER COLUMN {c} TYPE bigint;")  # an error unless int
+            cols[c] = "bigint" if cols[c] in ("int", "bigint") else cols[c]
+        elif k < 0.75:
+            sql.append(f"ALTER TABLE db.t ALTER COLUMN {rng.choice(names)} COMMENT 'v{n}';")
+            n += 1
+        elif k < 0.8:
+            sql.append(f"ALTER TABLE db.t ADD COLUMN s.f{n} double;")
+            n += 1
+        elif k < 0.85:
+            sql.append(f"ALTER TABLE db.t ALTER COLUMN {rng.choice(names)} AFTER {rng.choice(names)};")
+        elif k < 0.88:
+            sql.append(f"ALTER TABLE db.t ADD COLUMN c{n} int FIRST;")
+            cols[f"c{n}"] = "int"
+            n += 1
+        elif k < 0.92:
+            sql.append("ALTER TABLE db.t DROP COLUMN no_such_column;")
+        elif k < 0.96:
+            c = rng.choice(names)
+            sql.append(f"ALTER TABLE db.t ALTER COLUMN {c} COMMENT 'x', ALTER COLUMN s.a TYPE bigint;")
+        else:
+            sql.append(f"ALTER TABLE db.t RENAME COLUMN {rng.choice(names)} TO id;")  # an error: exists
+    return "\n".join(sql)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_patched_top_level_equals_the_full_pass(seed: int, monkeypatch) -> None:
+    """`SchemaUpdate._patch_top` (the old version's chunks patched through the locator) gives the
+    same states, diffs and errors as the pass over every column it replaces."""
+    from icelint.model import chain
+    from icelint.replay.schema_update import SchemaUpdate
+
+    steps = parse_sources([SourceFile("t.sql", _wide_script(seed))]).steps
+
+    def run() -> list:
+        replay = Replay()
+        out = []
+        for step in steps:
+            o = replay.apply(step)
+            d = o.diff
+            out.append((o.accepted, str(o.error) if o.error else None,
+                        tuple(o.after.schema.fields) if o.after else None, o.after.schema.schema_id if o.after else None,
+                        tuple(_key(getattr(d, p)) for p in ("added", "removed", "changed", "replaced_top")) if d else None))
+        return out
+
+    patched = []
+    real = chain.patch
+    monkeypatch.setattr("icelint.replay.schema_update.patch", lambda *a: patched.append(1) or real(*a))
+    fast = run()
+    assert len(patched) > 100  # the patch was taken
+    monkeypatch.setattr(SchemaUpdate, "_patch_top", lambda self, schema: None)
+    slow = run()
+    assert len(fast) == len(slow)
+    for i, (a, b) in enumerate(zip(fast, slow)):
+        assert a == b, (i, steps[i].span)

@@ -277,3 +277,44 @@ def test_outcome_index_equals_the_scan_of_every_outcome() -> None:
         sp = o.step.span
         assert _outcome_index.statement_span(outcomes, sp.path, sp.line) == sp
     assert _outcome_index.statement_span(outcomes, "m.sql", 99) is None
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_patch_reads_as_the_edited_tuple(seed: int) -> None:
+    """`chain.patch` (items replaced or deleted in place through the locator, then appended) equals
+    editing the tuple, keeps the chunks it did not touch, and hands its locator on."""
+    import random
+    from types import SimpleNamespace
+
+    from icelint.model.chain import CHUNK, Rope, patch
+
+    rng = random.Random(seed)
+    next_id = 300
+    current = [SimpleNamespace(id=i) for i in range(rng.randint(2 * CHUNK + 1, 300))]
+    version = Rope(current)
+    for _ in range(60):
+        picked = rng.sample(current, min(len(current), rng.choice([1, 1, 2, 3, 40])))
+        changed = [(x, None if rng.random() < 0.4 else SimpleNamespace(id=x.id)) for x in picked]
+        added = [SimpleNamespace(id=next_id + k) for k in range(rng.choice([0, 0, 1, 5, 40]))]
+        next_id += len(added)
+        by_item = {id(x): new for x, new in changed}
+        new = [by_item.get(id(x), x) for x in current]
+        new = [x for x in new if x is not None] + added
+        out = patch(version, changed, added)
+        if len(new) <= 2 * CHUNK:
+            assert out is None
+            break
+        assert out is not None and len(out) == len(new) and all(a is b for a, b in zip(out, new))
+        assert all(0 < len(c) <= 2 * CHUNK for c in out._chunks)
+        if len(picked) == 1 and not added:  # one chunk made again (merged with its neighbour at most)
+            assert len({id(c) for c in out._chunks} - {id(c) for c in version._chunks}) <= 1
+        assert version._where is None and out._where is not None  # the locator moved on
+        for x in rng.sample(new, 5):
+            ci, j = out.place(x)
+            assert out._chunks[ci][j] is x
+        # ropes chunked differently compare by their items, as tuples do
+        for other in (version, Rope(new), Rope(new[:-1] + [SimpleNamespace(id=-1)]), Rope(new[1:] + new[:1])):
+            assert (out == other) == (tuple(out) == tuple(other)) == (other == out)
+            assert (out != other) == (tuple(out) != tuple(other))
+        assert out == Rope(new) and out == tuple(new)
+        version, current = out, new

@@ -300,13 +300,21 @@ def test_patch_reads_as_the_edited_tuple(seed: int) -> None:
         by_item = {id(x): new for x, new in changed}
         new = [by_item.get(id(x), x) for x in current]
         new = [x for x in new if x is not None] + added
-        out = patch(version, changed, added)
+        moves = []
+        for _ in range(rng.choice([0, 0, 1, 2, 5])):  # as SchemaUpdate._apply_moves makes them
+            if len(new) < 2:
+                break
+            x, ref = rng.sample(new, 2)
+            moves.append((x.id, None if rng.random() < 0.3 else ref.id))
+            new.remove(x)
+            new.insert(0 if moves[-1][1] is None else new.index(ref) + 1, x)
+        out = patch(version, changed, added, moves)
         if len(new) <= 2 * CHUNK:
             assert out is None
             break
         assert out is not None and len(out) == len(new) and all(a is b for a, b in zip(out, new))
         assert all(0 < len(c) <= 2 * CHUNK for c in out._chunks)
-        if len(picked) == 1 and not added:  # one chunk made again (merged with its neighbour at most)
+        if len(picked) == 1 and not added and not moves:  # one chunk made again (merged with its neighbour at most)
             assert len({id(c) for c in out._chunks} - {id(c) for c in version._chunks}) <= 1
         assert version._where is None and out._where is not None  # the locator moved on
         for x in rng.sample(new, 5):

@@ -257,15 +257,18 @@ def appended(old: Sequence[Any], added: Sequence[Any]) -> tuple | Rope:
     return out
 
 
-def patch(old: Sequence[Any], changed: Sequence[tuple[Any, Any]], added: Sequence[Any]) -> Rope | None:
+def patch(
+    old: Sequence[Any], changed: Sequence[tuple[Any, Any]], added: Sequence[Any], moves: Sequence[tuple[int, int | None]] = ()
+) -> Rope | None:
     """`share(old, new)` where `new` is `old` with each (item, replacement) of `changed` applied in
-    place (replacement None: the item deleted) and `added` appended, for items with an `id` (fields):
-    each item is found through a locator (id → chunk) carried from version to version, not by a pass
-    over every item, so a change costs O(len / CHUNK). None when it does not apply (`old` not a Rope,
-    the result short, an item not found where the locator says): then `share` does it."""
+    place (replacement None: the item deleted), `added` appended, then each (id, id after which it
+    goes, or None: first) of `moves` made, for items with an `id` (fields): each item is found
+    through a locator (id → chunk) carried from version to version, not by a pass over every item,
+    so a change costs O(len / CHUNK). None when it does not apply (`old` not a Rope, the result
+    short, an item not found where the locator says): then `share` does it."""
     if not isinstance(old, Rope):
         return None
-    if not changed and not added:
+    if not changed and not added and not moves:
         return old
     gone = sum(1 for _, x in changed if x is None)
     n = old._n - gone + len(added)
@@ -282,7 +285,7 @@ def patch(old: Sequence[Any], changed: Sequence[tuple[Any, Any]], added: Sequenc
         if items is None:
             items = edits[ci] = list(spine[ci])
         items[j] = new
-    where = old._where
+    where = old._where if old._where is not None else _locate(spine)
     out = list(spine)
     for ci in sorted(edits, reverse=True):  # from the end: merging changes only later indexes
         chunk = tuple(x for x in edits[ci] if x is not None)
@@ -303,12 +306,47 @@ def patch(old: Sequence[Any], changed: Sequence[tuple[Any, Any]], added: Sequenc
         made = _chunked(items)
         out.extend(made)
         _register(where, made)
+    for fid, ref in moves:
+        ci = _chunk_of(out, where, fid)
+        if ci is None:
+            return None
+        chunk = list(out[ci])
+        item = chunk.pop(_index_of(chunk, fid))
+        if chunk:
+            out[ci] = tuple(chunk)
+            _register(where, out[ci : ci + 1])
+        else:
+            del out[ci]
+        if ref is None:
+            ri, at = 0, 0
+        else:
+            ri = _chunk_of(out, where, ref)
+            if ri is None:
+                return None
+            at = _index_of(out[ri], ref) + 1
+        c = out[ri] if out else ()
+        c = (*c[:at], item, *c[at:])
+        out[ri : ri + 1] = [c] if len(c) <= 2 * CHUNK else [c[: len(c) // 2], c[len(c) // 2 :]]
+        _register(where, out[ri : ri + 2])
     old._where = None  # moved to the new version
     rope = Rope.__new__(Rope)
     rope._chunks = tuple(out)
     rope._n = n
     rope._where = where
     return rope
+
+
+def _chunk_of(chunks: list, where: dict, fid: int) -> int | None:
+    """The index in `chunks` of the chunk the locator names for `fid`, if it is there and holds it."""
+    c = where.get(fid)
+    if c is None:
+        return None
+    ci = next(compress(count(), map(operator.is_, chunks, repeat(c))), -1)
+    return ci if ci >= 0 and _index_of(c, fid) >= 0 else None
+
+
+def _index_of(chunk: Sequence[Any], fid: int) -> int:
+    return next((i for i, x in enumerate(chunk) if x.id == fid), -1)
 
 
 def _locate(chunks: tuple) -> dict:

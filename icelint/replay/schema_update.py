@@ -281,7 +281,7 @@ class SchemaUpdate:
             self.changes_at[ROOT] = {f.id: (None, f) for f in added}
             new = Schema(schema.schema_id, appended(schema.fields, added))
         else:
-            patched = self._patch_top(schema) if ROOT not in self.moves else None
+            patched = self._patch_top(schema)
             if patched is None:
                 patched = share(schema.fields, self._apply_struct(schema.fields, ROOT))  # chunks shared with the old version
             new = Schema(schema.schema_id, patched)
@@ -301,9 +301,9 @@ class SchemaUpdate:
         return Schema(schema.schema_id, new.fields, tuple(sorted(ids)))
 
     def _patch_top(self, schema: Schema):
-        """`share(schema.fields, self._apply_struct(schema.fields, ROOT))` without moves at the top
-        level, as a patch of the old version's chunks (`model/chain.py patch`): the touched columns
-        are found by id, not by a pass over every column. None when the patch does not apply."""
+        """`share(schema.fields, self._apply_struct(schema.fields, ROOT))` as a patch of the old
+        version's chunks (`model/chain.py patch`): the touched and moved columns are found by id,
+        not by a pass over every column. None when the patch does not apply."""
         fields = schema.fields
         if not isinstance(fields, Rope):
             return None
@@ -333,7 +333,8 @@ class SchemaUpdate:
             if new is not f:
                 record[f.id] = (f, new)
                 changed.append((f, new))
-        return patch(fields, changed, added)
+        moves = [(m.field_id, m.ref_id if m.kind == "after" else None) for m in self.moves.get(ROOT, ())]
+        return patch(fields, changed, added, moves)
 
     def _touched_ids(self) -> set[int]:
         """Every field whose subtree holds a pending change (nested types elsewhere are reused as is)."""

@@ -85,6 +85,8 @@ def _check_metadata(meta: TableMetadata) -> None:
         if carried is not None:
             assert carried == getattr(fresh, attr), attr
     assert schema.field_count == fresh.field_count
+    if "nested_top" in schema.__dict__:  # carried: the same field objects as a fresh pass finds
+        assert sorted(map(id, schema.__dict__["nested_top"])) == sorted(map(id, fresh.nested_top))
     for attr in ("id_xor", "top_hash"):  # carried from version to version
         if attr in schema.__dict__:
             assert schema.__dict__[attr] == getattr(fresh, attr), attr
@@ -115,6 +117,9 @@ def _check_older_versions(meta: TableMetadata, last: int) -> None:
         for i in ids:
             assert _older(s, "_top_ids", 2, i) is fresh._top_ids.get(i), (s.schema_id, i)
             assert s.top_field(i) is fresh.top_field(i), (s.schema_id, i)
+        for i in {f.id for x in (s, newest) for _, f in x.all_fields()} | {-5}:  # nested ones too
+            hit = fresh._by_id.get(i)
+            assert s.field_by_id(i) == (hit[1] if hit else None), (s.schema_id, i)  # list/map children are made on demand
 
 
 def test_older_versions_answer_from_the_newest_table() -> None:

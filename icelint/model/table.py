@@ -74,34 +74,36 @@ def _move_table(schema: Any, name: str) -> Any:
     slot = _SLOTS.get(name)
     if slot is None:
         return None
-    path = []  # the changes from each earlier version to the next, newest first
-    s = schema
+    back: list = []  # the changes from each earlier version to the next, newest first
+    ahead: list = []  # the changes from each version to the next, oldest first
+    before = after = schema  # the search goes both ways at once: the nearest kept table wins
     for _ in range(_MOVE_STEPS):
-        prev = s.__dict__.get("_pred")
-        if prev is None:
-            break
-        undo = prev.__dict__.get("_undo")
-        if undo is None or undo[0] is not s or undo[slot] is None:
-            break
-        path.append(undo[slot])
-        hit = _BUILT.get((id(prev), name))
-        if hit is not None and hit[0] is prev:
-            del _BUILT[(id(prev), name)]
-            return _patch(hit[1], reversed(path), 2)  # forward: the new values
-        s = prev
-    path = []  # the changes from each version to the next, oldest first
-    s = schema
-    for _ in range(_MOVE_STEPS):
-        undo = s.__dict__.get("_undo")
-        if undo is None or undo[slot] is None:
-            break
-        path.append(undo[slot])
-        s = undo[0]
-        hit = _BUILT.get((id(s), name))
-        if hit is not None and hit[0] is s:
-            del _BUILT[(id(s), name)]
-            return _patch(hit[1], reversed(path), 1)  # backward: the old values
-        if name in s.__dict__:
+        if before is not None:
+            prev = before.__dict__.get("_pred")
+            undo = prev.__dict__.get("_undo") if prev is not None else None
+            if undo is None or undo[0] is not before or undo[slot] is None:
+                before = None
+            else:
+                back.append(undo[slot])
+                hit = _BUILT.get((id(prev), name))
+                if hit is not None and hit[0] is prev:
+                    del _BUILT[(id(prev), name)]
+                    return _patch(hit[1], reversed(back), 2)  # forward: the new values
+                before = prev
+        if after is not None:
+            undo = after.__dict__.get("_undo")
+            if undo is None or undo[slot] is None:
+                after = None
+            else:
+                ahead.append(undo[slot])
+                after = undo[0]
+                hit = _BUILT.get((id(after), name))
+                if hit is not None and hit[0] is after:
+                    del _BUILT[(id(after), name)]
+                    return _patch(hit[1], reversed(ahead), 1)  # backward: the old values
+                if name in after.__dict__:
+                    after = None
+        if before is None and after is None:
             break
     return None
 
@@ -231,8 +233,25 @@ class Schema:
         top = self.top_field(field_id)
         if top is not None:
             return top
+        d = self.__dict__
+        if "nested_top" in d and "_index" not in d and _BUILT.get((id(self), "_index")) is None:
+            # not a column: a field inside one of the few nested columns, or nowhere (a rule asking
+            # each older version about a dropped column must not index every version in full)
+            todo = [children(f.type) for f in d["nested_top"]]
+            while todo:
+                for f in todo.pop():
+                    if f.id == field_id:
+                        return f
+                    if not f.type.is_primitive:
+                        todo.append(children(f.type))
+            return None
         hit = self._by_id.get(field_id)
         return hit[1] if hit else None
+
+    @cached_property
+    def nested_top(self) -> tuple[NestedField, ...]:
+        """The top-level fields of a struct, list or map type (carried by the replay like `dotted_top`)."""
+        return tuple(f for f in self.fields if not f.type.is_primitive)
 
     def has_field_id(self, field_id: int) -> bool:
         """`field_by_id(field_id) is not None`, without building lookup tables this schema does not

@@ -7,6 +7,7 @@ inputs. Timing is measured by `bench/scale.py`, never here.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -326,3 +327,61 @@ def test_patch_reads_as_the_edited_tuple(seed: int) -> None:
             assert (out != other) == (tuple(out) != tuple(other))
         assert out == Rope(new) and out == tuple(new)
         version, current = out, new
+
+
+def _drop_outcome_by_scan(ctx, field_id: int):
+    """`rules/_help_columns.drop_outcome` as it was: a scan back over every earlier outcome."""
+    from bisect import bisect_left
+
+    outcomes = ctx.result.outcomes
+    end = bisect_left(outcomes, ctx.step.index, key=lambda o: o.step.index)
+    for k in range(end - 1, -1, -1):
+        o = outcomes[k]
+        if o.table != ctx.outcome.table or not o.accepted or o.before is None or o.after is None:
+            continue
+        if o.before.schema.field_by_id(field_id) is not None and o.after.schema.field_by_id(field_id) is None:
+            return o
+    return None
+
+
+def _drop_scripts() -> list[str]:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from scale import big, drop_add
+
+    more = ("CREATE TABLE db.u (id bigint, s struct<a: int, b: int>, m map<string, struct<x: int>>) USING iceberg;\n"
+            "ALTER TABLE db.u DROP COLUMN s.a;\nALTER TABLE db.u ADD COLUMN s.a int;\nALTER TABLE db.u DROP COLUMN m;\n"
+            "ALTER TABLE db.u ADD COLUMN m int;\nCREATE OR REPLACE TABLE db.u (id bigint, q int) USING iceberg;\n"
+            "ALTER TABLE db.u ADD COLUMN s int;\nALTER TABLE db.u REPLACE COLUMNS (id bigint, z int);\n"
+            "ALTER TABLE db.u ADD COLUMN q int;\nALTER TABLE db.u RENAME COLUMN z TO y;\nALTER TABLE db.u DROP COLUMN y;\n")  # fmt: skip
+    return [big(40_000, columns=20), drop_add(60), more]
+
+
+def test_drop_outcome_index_equals_the_scan() -> None:
+    """`drop_outcome` looks only at the steps the run's index names for the field id
+    (`rules/_outcome_index.drop_candidates`): the same answer as scanning every earlier outcome,
+    for every id of every schema version, at every statement of every corpus script and of scripts
+    that drop and re-add columns (nested, replaced tables, REPLACE COLUMNS)."""
+    from types import SimpleNamespace
+
+    from icelint.pipeline import replay_sources
+    from icelint.rules._help_columns import drop_outcome
+    from icelint.source import SourceFile
+    from tests.corpus import corpus_runs
+
+    runs = [[SourceFile.read(p) for p in files] for files in corpus_runs()]
+    runs += [[SourceFile(f"s{i}.sql", text)] for i, text in enumerate(_drop_scripts())]
+    found = 0
+    for sources in runs:
+        result = replay_sources(sources).result
+        ids = {f.id for o in result.outcomes for m in (o.before, o.after) if m is not None for _, f in m.schema.all_fields()}
+        for o in result.outcomes[-60:] if len(result.outcomes) > 400 else result.outcomes:
+            if o.table is None:
+                continue
+            ctx = SimpleNamespace(result=result, step=o.step, outcome=o)
+            for fid in sorted(ids | {-1})[:40]:
+                want = _drop_outcome_by_scan(ctx, fid)
+                assert drop_outcome(ctx, fid) is want, (o.step.span, fid)
+                found += want is not None
+    assert found > 100

@@ -120,6 +120,7 @@ def _check_older_versions(meta: TableMetadata, last: int) -> None:
         for i in {f.id for x in (s, newest) for _, f in x.all_fields()} | {-5}:  # nested ones too
             hit = fresh._by_id.get(i)
             assert s.field_by_id(i) == (hit[1] if hit else None), (s.schema_id, i)  # list/map children are made on demand
+            assert s.has_field_id(i) == (hit is not None), (s.schema_id, i)
 
 
 def test_older_versions_answer_from_the_newest_table() -> None:

@@ -262,6 +262,8 @@ class Schema:
             return True
         if "_index" in d:
             return field_id in d["_index"][0]
+        if "_pred" in d or "_undo" in d:  # a version of a replay: its lookups move between versions, cheaply
+            return self.field_by_id(field_id) is not None
         todo = [self.fields]
         while todo:
             for f in todo.pop():

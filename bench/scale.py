@@ -15,7 +15,8 @@ child alone, from `os.wait4` in a small wrapper process).
   dialect does not nest comments: it parses one flat comment of the same length).
 - `add-columns`: N `ADD COLUMN` on one table (one schema version per statement, each one column longer).
 - `migration-x20`: `bench/make_inputs.py`'s 2,000-statement migration scaled ×20 (40,000
-  statements over the same four tables). Memory target: at most 2 KB per statement beyond the final
+  statements over the same four tables); timed again with `--ignore ICE017` (its findings list the
+  whole column order: output cost apart from the replay's). Memory target: at most 2 KB per statement beyond the final
   schemas' own size (the baseline: the max RSS of one statement checked against the final state of
   each table, loaded from a metadata file holding only its current schema).
 - `big-50mb`: a 50 MB file of ~1.3 million statements over 500 columns (comments, renames, adds,
@@ -179,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
 
         statements = n(40_000)
         add("migration-x20", make_migration(statements), statements)
+        # the same file without ICE017, whose findings list the whole column order (output cost apart)
+        cases.append(Case("migration-x20-no-ICE017", OUT / "migration-x20.sql", statements, compare=False,
+                          extra=["--ignore", "ICE017"]))  # fmt: skip
         base = _final_schemas(OUT / "migration-x20.sql")
         if base is not None:
             cases.append(Case("migration-x20-final-schemas", base[0], 1, compare=False, extra=base[1]))
@@ -217,6 +221,11 @@ def main(argv: list[str] | None = None) -> int:
         extra = statistics.median(s[2] for s in mig.samples) - statistics.median(s[2] for s in fin.samples)
         print(f"\nmigration-x20: {extra * 1024 / mig.statements:,.0f} bytes per statement beyond its final schemas "
               "(target ≤ 2,048)")  # fmt: skip
+    quiet = by_name.get("migration-x20-no-ICE017")
+    if mig and quiet and mig.ref:
+        cpu = statistics.median(s[1] for s in quiet.samples)
+        print(f"migration-x20 with --ignore ICE017: {cpu:.2f} s CPU, "
+              f"{cpu / statistics.median(s[1] for s in mig.ref):.1f}× sqlglot's parse")  # fmt: skip
     b = by_name.get("big-50mb")
     if b:
         wall, cpu, rss = b.samples[0]

@@ -7,6 +7,7 @@ inputs. Timing is measured by `bench/scale.py`, never here.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -277,3 +278,110 @@ def test_outcome_index_equals_the_scan_of_every_outcome() -> None:
         sp = o.step.span
         assert _outcome_index.statement_span(outcomes, sp.path, sp.line) == sp
     assert _outcome_index.statement_span(outcomes, "m.sql", 99) is None
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_patch_reads_as_the_edited_tuple(seed: int) -> None:
+    """`chain.patch` (items replaced or deleted in place through the locator, then appended) equals
+    editing the tuple, keeps the chunks it did not touch, and hands its locator on."""
+    import random
+    from types import SimpleNamespace
+
+    from icelint.model.chain import CHUNK, Rope, patch
+
+    rng = random.Random(seed)
+    next_id = 300
+    current = [SimpleNamespace(id=i) for i in range(rng.randint(2 * CHUNK + 1, 300))]
+    version = Rope(current)
+    for _ in range(60):
+        picked = rng.sample(current, min(len(current), rng.choice([1, 1, 2, 3, 40])))
+        changed = [(x, None if rng.random() < 0.4 else SimpleNamespace(id=x.id)) for x in picked]
+        added = [SimpleNamespace(id=next_id + k) for k in range(rng.choice([0, 0, 1, 5, 40]))]
+        next_id += len(added)
+        by_item = {id(x): new for x, new in changed}
+        new = [by_item.get(id(x), x) for x in current]
+        new = [x for x in new if x is not None] + added
+        moves = []
+        for _ in range(rng.choice([0, 0, 1, 2, 5])):  # as SchemaUpdate._apply_moves makes them
+            if len(new) < 2:
+                break
+            x, ref = rng.sample(new, 2)
+            moves.append((x.id, None if rng.random() < 0.3 else ref.id))
+            new.remove(x)
+            new.insert(0 if moves[-1][1] is None else new.index(ref) + 1, x)
+        out = patch(version, changed, added, moves)
+        if len(new) <= 2 * CHUNK:
+            assert out is None
+            break
+        assert out is not None and len(out) == len(new) and all(a is b for a, b in zip(out, new))
+        assert all(0 < len(c) <= 2 * CHUNK for c in out._chunks)
+        if len(picked) == 1 and not added and not moves:  # one chunk made again (merged with its neighbour at most)
+            assert len({id(c) for c in out._chunks} - {id(c) for c in version._chunks}) <= 1
+        assert version._where is None and out._where is not None  # the locator moved on
+        for x in rng.sample(new, 5):
+            ci, j = out.place(x)
+            assert out._chunks[ci][j] is x
+        # ropes chunked differently compare by their items, as tuples do
+        for other in (version, Rope(new), Rope(new[:-1] + [SimpleNamespace(id=-1)]), Rope(new[1:] + new[:1])):
+            assert (out == other) == (tuple(out) == tuple(other)) == (other == out)
+            assert (out != other) == (tuple(out) != tuple(other))
+        assert out == Rope(new) and out == tuple(new)
+        version, current = out, new
+
+
+def _drop_outcome_by_scan(ctx, field_id: int):
+    """`rules/_help_columns.drop_outcome` as it was: a scan back over every earlier outcome."""
+    from bisect import bisect_left
+
+    outcomes = ctx.result.outcomes
+    end = bisect_left(outcomes, ctx.step.index, key=lambda o: o.step.index)
+    for k in range(end - 1, -1, -1):
+        o = outcomes[k]
+        if o.table != ctx.outcome.table or not o.accepted or o.before is None or o.after is None:
+            continue
+        if o.before.schema.field_by_id(field_id) is not None and o.after.schema.field_by_id(field_id) is None:
+            return o
+    return None
+
+
+def _drop_scripts() -> list[str]:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from scale import big, drop_add
+
+    more = ("CREATE TABLE db.u (id bigint, s struct<a: int, b: int>, m map<string, struct<x: int>>) USING iceberg;\n"
+            "ALTER TABLE db.u DROP COLUMN s.a;\nALTER TABLE db.u ADD COLUMN s.a int;\nALTER TABLE db.u DROP COLUMN m;\n"
+            "ALTER TABLE db.u ADD COLUMN m int;\nCREATE OR REPLACE TABLE db.u (id bigint, q int) USING iceberg;\n"
+            "ALTER TABLE db.u ADD COLUMN s int;\nALTER TABLE db.u REPLACE COLUMNS (id bigint, z int);\n"
+            "ALTER TABLE db.u ADD COLUMN q int;\nALTER TABLE db.u RENAME COLUMN z TO y;\nALTER TABLE db.u DROP COLUMN y;\n")  # fmt: skip
+    return [big(40_000, columns=20), drop_add(60), more]
+
+
+def test_drop_outcome_index_equals_the_scan() -> None:
+    """`drop_outcome` looks only at the steps the run's index names for the field id
+    (`rules/_outcome_index.drop_candidates`): the same answer as scanning every earlier outcome,
+    for every id of every schema version, at every statement of every corpus script and of scripts
+    that drop and re-add columns (nested, replaced tables, REPLACE COLUMNS)."""
+    from types import SimpleNamespace
+
+    from icelint.pipeline import replay_sources
+    from icelint.rules._help_columns import drop_outcome
+    from icelint.source import SourceFile
+    from tests.corpus import corpus_runs
+
+    runs = [[SourceFile.read(p) for p in files] for files in corpus_runs()]
+    runs += [[SourceFile(f"s{i}.sql", text)] for i, text in enumerate(_drop_scripts())]
+    found = 0
+    for sources in runs:
+        result = replay_sources(sources).result
+        ids = {f.id for o in result.outcomes for m in (o.before, o.after) if m is not None for _, f in m.schema.all_fields()}
+        for o in result.outcomes[-60:] if len(result.outcomes) > 400 else result.outcomes:
+            if o.table is None:
+                continue
+            ctx = SimpleNamespace(result=result, step=o.step, outcome=o)
+            for fid in sorted(ids | {-1})[:40]:
+                want = _drop_outcome_by_scan(ctx, fid)
+                assert drop_outcome(ctx, fid) is want, (o.step.span, fid)
+                found += want is not None
+    assert found > 100

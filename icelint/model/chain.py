@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import operator
 from itertools import chain as _chain
-from itertools import compress, count, islice
+from itertools import compress, count, islice, repeat
 from typing import Any, Iterable, Iterator, Sequence
 
 chain_from = _chain.from_iterable
@@ -98,12 +98,13 @@ class Rope(Sequence):
     iterate, `len`, `==` and `hash` against tuples, `repr`).
     """
 
-    __slots__ = ("_chunks", "_n")
+    __slots__ = ("_chunks", "_n", "_where")
 
     def __init__(self, items: Iterable[Any] = ()) -> None:
         items = list(items)
         self._chunks = _chunked(items)
         self._n = len(items)
+        self._where = None  # item id → the chunk holding it (see `patch`), kept by the newest version only
 
     def __len__(self) -> int:
         return self._n
@@ -128,6 +129,22 @@ class Rope(Sequence):
             i -= len(chunk)
         raise IndexError("Rope index out of range")  # pragma: no cover - len() is kept exact
 
+    def place(self, item: Any) -> tuple[int, int] | None:
+        """(chunk index, index in the chunk) of `item` (an object with an `id`, found by identity)
+        through the locator (id → chunk, built on first use, then carried by `patch`, `share` and
+        `appended` to the version made from this one); None when it is not there."""
+        where = self._where
+        if where is None:
+            where = self._where = _locate(self._chunks)
+        c = where.get(item.id)
+        if c is None:
+            return None
+        ci = next(compress(count(), map(operator.is_, self._chunks, repeat(c))), -1)
+        if ci < 0:
+            return None
+        j = next(compress(count(), map(operator.is_, c, repeat(item))), -1)
+        return None if j < 0 else (ci, j)
+
     def __add__(self, other: Sequence[Any]) -> tuple:
         return tuple(self) + tuple(other)
 
@@ -136,9 +153,19 @@ class Rope(Sequence):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Rope):
-            if self._chunks == other._chunks:  # shared chunks: compared by identity first
+            if self is other:
                 return True
-            return self._n == other._n and tuple(self) == tuple(other)
+            if self._n != other._n:
+                return False
+            # shared chunks at both ends are skipped by identity; only the items between are compared
+            mine, theirs = self._chunks, other._chunks
+            head = next(compress(count(), map(operator.is_not, mine, theirs)), min(len(mine), len(theirs)))
+            if head == len(mine) == len(theirs):
+                return True
+            room = min(len(mine), len(theirs)) - head
+            tail = next(compress(count(), map(operator.is_not, reversed(mine), reversed(theirs))), room)
+            tail = min(tail, room)
+            return tuple(chain_from(mine[head : len(mine) - tail])) == tuple(chain_from(theirs[head : len(theirs) - tail]))
         if isinstance(other, (tuple, Chain)):
             return self._n == len(other) and tuple(self) == tuple(other)
         return NotImplemented
@@ -203,8 +230,10 @@ def share(old: Sequence[Any], new: list) -> tuple | Rope:
     if back and len(back[-1]) < CHUNK:
         end += len(back.pop())
     out = Rope.__new__(Rope)
-    out._chunks = (*front, *_chunked(new[pos:end]), *reversed(back))
+    made = _chunked(new[pos:end])
+    out._chunks = (*front, *made, *reversed(back))
     out._n = n
+    out._where = _register(_take_where(old), made)
     return out
 
 
@@ -221,6 +250,120 @@ def appended(old: Sequence[Any], added: Sequence[Any]) -> tuple | Rope:
         chunks = chunks[:-1]
         items[:0] = last
     out = Rope.__new__(Rope)
-    out._chunks = chunks + _chunked(items)
+    made = _chunked(items)
+    out._chunks = chunks + made
     out._n = n
+    out._where = _register(_take_where(old), made)
     return out
+
+
+def patch(
+    old: Sequence[Any], changed: Sequence[tuple[Any, Any]], added: Sequence[Any], moves: Sequence[tuple[int, int | None]] = ()
+) -> Rope | None:
+    """`share(old, new)` where `new` is `old` with each (item, replacement) of `changed` applied in
+    place (replacement None: the item deleted), `added` appended, then each (id, id after which it
+    goes, or None: first) of `moves` made, for items with an `id` (fields): each item is found
+    through a locator (id → chunk) carried from version to version, not by a pass over every item,
+    so a change costs O(len / CHUNK). None when it does not apply (`old` not a Rope, the result
+    short, an item not found where the locator says): then `share` does it."""
+    if not isinstance(old, Rope):
+        return None
+    if not changed and not added and not moves:
+        return old
+    gone = sum(1 for _, x in changed if x is None)
+    n = old._n - gone + len(added)
+    if n <= 2 * CHUNK:
+        return None
+    spine = old._chunks
+    edits: dict[int, list] = {}  # chunk index → its items, edited in place (None: deleted)
+    for item, new in changed:
+        place = old.place(item)
+        if place is None:
+            return None
+        ci, j = place
+        items = edits.get(ci)
+        if items is None:
+            items = edits[ci] = list(spine[ci])
+        items[j] = new
+    where = old._where if old._where is not None else _locate(spine)
+    out = list(spine)
+    for ci in sorted(edits, reverse=True):  # from the end: merging changes only later indexes
+        chunk = tuple(x for x in edits[ci] if x is not None)
+        if not chunk:
+            del out[ci]
+            continue
+        if len(chunk) < CHUNK // 2 and ci + 1 < len(out) and len(chunk) + len(out[ci + 1]) <= CHUNK:
+            chunk += out.pop(ci + 1)  # a small chunk joins its neighbour
+        out[ci] = chunk
+        _register(where, (chunk,))
+    for item, new in changed:
+        if new is None:
+            where.pop(item.id, None)
+    if added:
+        items = list(added)
+        if out and len(out[-1]) < CHUNK:
+            items[:0] = out.pop()
+        made = _chunked(items)
+        out.extend(made)
+        _register(where, made)
+    for fid, ref in moves:
+        ci = _chunk_of(out, where, fid)
+        if ci is None:
+            return None
+        chunk = list(out[ci])
+        item = chunk.pop(_index_of(chunk, fid))
+        if chunk:
+            out[ci] = tuple(chunk)
+            _register(where, out[ci : ci + 1])
+        else:
+            del out[ci]
+        if ref is None:
+            ri, at = 0, 0
+        else:
+            ri = _chunk_of(out, where, ref)
+            if ri is None:
+                return None
+            at = _index_of(out[ri], ref) + 1
+        c = out[ri] if out else ()
+        c = (*c[:at], item, *c[at:])
+        out[ri : ri + 1] = [c] if len(c) <= 2 * CHUNK else [c[: len(c) // 2], c[len(c) // 2 :]]
+        _register(where, out[ri : ri + 2])
+    old._where = None  # moved to the new version
+    rope = Rope.__new__(Rope)
+    rope._chunks = tuple(out)
+    rope._n = n
+    rope._where = where
+    return rope
+
+
+def _chunk_of(chunks: list, where: dict, fid: int) -> int | None:
+    """The index in `chunks` of the chunk the locator names for `fid`, if it is there and holds it."""
+    c = where.get(fid)
+    if c is None:
+        return None
+    ci = next(compress(count(), map(operator.is_, chunks, repeat(c))), -1)
+    return ci if ci >= 0 and _index_of(c, fid) >= 0 else None
+
+
+def _index_of(chunk: Sequence[Any], fid: int) -> int:
+    return next((i for i, x in enumerate(chunk) if x.id == fid), -1)
+
+
+def _locate(chunks: tuple) -> dict:
+    return {x.id: c for c in chunks for x in c}
+
+
+def _take_where(old: Any) -> dict | None:
+    """The locator of `old` (a Rope), moved out of it; None when it has none."""
+    if not isinstance(old, Rope) or old._where is None:
+        return None
+    where, old._where = old._where, None
+    return where
+
+
+def _register(where: dict | None, chunks: Iterable[tuple]) -> dict | None:
+    if where is not None:
+        for c in chunks:
+            for x in c:
+                where[x.id] = c
+    return where

@@ -53,11 +53,74 @@ class _lookup_table(Generic[T]):  # noqa: N801 - used like cached_property
         if hit is not None and hit[0] is obj:
             _BUILT.move_to_end(key)
             return hit[1]
-        table = self.func(obj)
+        table = _move_table(obj, self.name)
+        if table is None:
+            table = self.func(obj)
         _BUILT[key] = (obj, table)
         if len(_BUILT) > _BUILT_MAX:
             _BUILT.popitem(last=False)
         return table
+
+
+_SLOTS = {"_lower_names": 1, "_top_ids": 2}  # where `carry_indexes` records each table's changes in `_undo`
+
+
+def _move_table(schema: Any, name: str) -> Any:
+    """The table `name` of a version up to `_MOVE_STEPS` before or after `schema` (on its chain of
+    versions), built earlier and kept among the newest few, taken and patched into `schema`'s with
+    the entries `carry_indexes` recorded between them; None when there is none. The rules walk a
+    replay's versions in order, asking some statements' before and after: each version between two
+    asks costs the few entries one statement changed, not a table of every column."""
+    slot = _SLOTS.get(name)
+    if slot is None:
+        return None
+    back: list = []  # the changes from each earlier version to the next, newest first
+    ahead: list = []  # the changes from each version to the next, oldest first
+    before = after = schema  # the search goes both ways at once: the nearest kept table wins
+    for _ in range(_MOVE_STEPS):
+        if before is not None:
+            prev = before.__dict__.get("_pred")
+            undo = prev.__dict__.get("_undo") if prev is not None else None
+            if undo is None or undo[0] is not before or undo[slot] is None:
+                before = None
+            else:
+                back.append(undo[slot])
+                hit = _BUILT.get((id(prev), name))
+                if hit is not None and hit[0] is prev:
+                    del _BUILT[(id(prev), name)]
+                    return _patch(hit[1], reversed(back), 2)  # forward: the new values
+                before = prev
+        if after is not None:
+            undo = after.__dict__.get("_undo")
+            if undo is None or undo[slot] is None:
+                after = None
+            else:
+                ahead.append(undo[slot])
+                after = undo[0]
+                hit = _BUILT.get((id(after), name))
+                if hit is not None and hit[0] is after:
+                    del _BUILT[(id(after), name)]
+                    return _patch(hit[1], reversed(ahead), 1)  # backward: the old values
+                if name in after.__dict__:
+                    after = None
+        if before is None and after is None:
+            break
+    return None
+
+
+_MOVE_STEPS = 128
+
+
+def _patch(table: dict, changes, which: int) -> dict:
+    """Set each key of each (key, old, new, ...) tuple of `changes` to its old (`which` 1) or new (2) value."""
+    for t in changes:
+        for i in range(0, len(t), 3):
+            v = t[i + which]
+            if v is None:
+                table.pop(t[i], None)
+            else:
+                table[t[i]] = v
+    return table
 
 
 def _take_table(schema: Any, name: str) -> Any:
@@ -107,7 +170,10 @@ class Schema:
 
     def top_field(self, field_id: int) -> NestedField | None:
         """A top-level field by id without building the full index (most lookups are top-level)."""
-        return self._top_ids.get(field_id)
+        table = self.__dict__.get("_top_ids")
+        if table is not None:
+            return table.get(field_id)
+        return _older(self, "_top_ids", 2, field_id)
 
 
     def carry_indexes(self, old: Schema, d) -> None:
@@ -121,36 +187,71 @@ class Schema:
         removed = [f for p, f in d.removed if len(p) == 1]
         added = [f for p, f in d.added if len(p) == 1]
         replaced = d.replaced_top
-        for attr, key in (("_lower_names", _lower), ("_top_ids", _id)):
+        undo: list = [self, None, None]  # `old`'s entries the patches overwrote (None: not carried), see `_older`
+        for slot, attr, key in ((1, "_lower_names", _lower), (2, "_top_ids", _id)):
             table = _take_table(old, attr)
             if table is None:
                 continue
+            before: dict = {}  # key → its value in `old`'s table (None: absent), before any patch
+            keep = before.setdefault
             moved = []  # replaced fields whose key changed (renames): delete all first, then insert
             for new, prev in replaced:
                 k = key(prev)
                 if table.get(k) is prev:
+                    keep(k, prev)
                     if key(new) == k:
                         table[k] = new
                         continue
                     del table[k]
                 moved.append(new)
             for f in removed:
-                if table.get(key(f)) is f:
-                    del table[key(f)]
+                k = key(f)
+                if table.get(k) is f:
+                    keep(k, f)
+                    del table[k]
             for f in moved:
-                table.setdefault(key(f), f)
+                k = key(f)
+                if k not in table:
+                    keep(k, None)
+                    table[k] = f
             for f in added:
-                table.setdefault(key(f), f)
+                k = key(f)
+                if k not in table:
+                    keep(k, None)
+                    table[k] = f
+            get = table.get
+            undo[slot] = tuple(x for k, v in before.items() for x in (k, v, get(k)))  # flat: key, old, new, ...
             self.__dict__[attr] = table
         if len(self.__dict__.get("_lower_names", self.fields)) != len(self.fields):
             self.__dict__.pop("_lower_names", None)  # a case collision: first-wins order matters, rebuild
+            undo[1] = None
+        if undo[1] is not None or undo[2] is not None:
+            old.__dict__["_undo"] = tuple(undo)
+            self.__dict__["_pred"] = old
 
     def field_by_id(self, field_id: int) -> NestedField | None:
         top = self.top_field(field_id)
         if top is not None:
             return top
+        d = self.__dict__
+        if "nested_top" in d and "_index" not in d and _BUILT.get((id(self), "_index")) is None:
+            # not a column: a field inside one of the few nested columns, or nowhere (a rule asking
+            # each older version about a dropped column must not index every version in full)
+            todo = [children(f.type) for f in d["nested_top"]]
+            while todo:
+                for f in todo.pop():
+                    if f.id == field_id:
+                        return f
+                    if not f.type.is_primitive:
+                        todo.append(children(f.type))
+            return None
         hit = self._by_id.get(field_id)
         return hit[1] if hit else None
+
+    @cached_property
+    def nested_top(self) -> tuple[NestedField, ...]:
+        """The top-level fields of a struct, list or map type (carried by the replay like `dotted_top`)."""
+        return tuple(f for f in self.fields if not f.type.is_primitive)
 
     def has_field_id(self, field_id: int) -> bool:
         """`field_by_id(field_id) is not None`, without building lookup tables this schema does not
@@ -161,6 +262,8 @@ class Schema:
             return True
         if "_index" in d:
             return field_id in d["_index"][0]
+        if "_pred" in d or "_undo" in d:  # a version of a replay: its lookups move between versions, cheaply
+            return self.field_by_id(field_id) is not None
         todo = [self.fields]
         while todo:
             for f in todo.pop():
@@ -277,7 +380,8 @@ class Schema:
         return len(self._lower_names) != len(self.fields)
 
     def top_level(self, name: str, case_sensitive: bool = True) -> NestedField | None:
-        hit = self._lower_names.get(name.lower())
+        table = self.__dict__.get("_lower_names")
+        hit = table.get(name.lower()) if table is not None else _older(self, "_lower_names", 1, name.lower())
         if hit is None or hit.name == name:
             return hit
         if self.has_case_collisions:  # `name` may be the exact name of a case twin
@@ -317,6 +421,36 @@ class Schema:
 
 def _lower(f: NestedField) -> str:
     return f.name.lower()
+
+
+_UNDO_STEPS = 8  # how far `_older` walks towards the newest version before building the table instead
+
+
+def _older(schema: Schema, attr: str, slot: int, key: Any) -> NestedField | None:
+    """`getattr(schema, attr).get(key)` for a schema that gave its lookup table `attr` away.
+
+    `carry_indexes` leaves on the old version `_undo` = (the version that took the tables, and per
+    table the entries the patch changed, flat: key, old value, new value (None: absent), ...). A
+    version's entry is the one it overwrote, else the taker's: a lookup in a version a few before
+    the newest costs a few dictionary reads instead of a table of every column. Farther back (the
+    rules run after the whole replay), `_lookup_table` moves a neighbour's table (`_move_table`).
+    """
+    s = schema
+    for _ in range(_UNDO_STEPS):
+        undo = s.__dict__.get("_undo")
+        if undo is None:
+            break
+        pairs = undo[slot]
+        if pairs is None:  # this table was not carried from `s`
+            break
+        keys = pairs[::3]
+        if key in keys:
+            return pairs[3 * keys.index(key) + 1]
+        s = undo[0]
+        table = s.__dict__.get(attr)
+        if table is not None:
+            return table.get(key)
+    return getattr(schema, attr).get(key)
 
 
 def _id(f: NestedField) -> int:

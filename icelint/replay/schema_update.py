@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from itertools import compress
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Callable
 
-from icelint.model.chain import appended, share
+from icelint.model.chain import Rope, appended, patch, share
 from icelint.model.diff import ROOT  # the schema's own struct, in `changes_at` as in the diff that reads it
 from icelint.model.table import Schema
 from icelint.model.types import (
@@ -30,6 +30,7 @@ from icelint.model.types import (
 from icelint.replay.errors import ReplayError
 
 _field_id = attrgetter("id")
+_first = itemgetter(0)
 Path = tuple[str, ...]
 
 
@@ -280,8 +281,10 @@ class SchemaUpdate:
             self.changes_at[ROOT] = {f.id: (None, f) for f in added}
             new = Schema(schema.schema_id, appended(schema.fields, added))
         else:
-            fields = self._apply_struct(schema.fields, ROOT)
-            new = Schema(schema.schema_id, share(schema.fields, fields))  # chunks shared with the old version
+            patched = self._patch_top(schema)
+            if patched is None:
+                patched = share(schema.fields, self._apply_struct(schema.fields, ROOT))  # chunks shared with the old version
+            new = Schema(schema.schema_id, patched)
         if not self.identifier_names:
             return new
         ids: list[int] = []
@@ -296,6 +299,42 @@ class SchemaUpdate:
         for fid in sorted(ids):
             validate_identifier_field(new, fid)
         return Schema(schema.schema_id, new.fields, tuple(sorted(ids)))
+
+    def _patch_top(self, schema: Schema):
+        """`share(schema.fields, self._apply_struct(schema.fields, ROOT))` as a patch of the old
+        version's chunks (`model/chain.py patch`): the touched and moved columns are found by id,
+        not by a pass over every column. None when the patch does not apply."""
+        fields = schema.fields
+        if not isinstance(fields, Rope):
+            return None
+        top_ids = schema._top_ids
+        found = [f for f in map(top_ids.get, self._work) if f is not None]
+        if len(found) > 1:  # in column order, as `_apply_struct` meets them (its errors, its record)
+            places = list(map(fields.place, found))
+            if None in places:
+                return None
+            found = [f for _, f in sorted(zip(places, found), key=_first)]
+        added = [self.updates[i] for i in self.parent_to_added.get(ROOT, ())]
+        record = self.changes_at.setdefault(ROOT, {})
+        for f in added:
+            record[f.id] = (None, f)
+        changed = []
+        for f in found:
+            if f.id in self.deletes:
+                record[f.id] = (f, None)
+                changed.append((f, None))
+                continue
+            t = self._apply_type(f)
+            upd = self.updates.get(f.id)
+            if upd is None:
+                new = f if t is f.type else replace(f, type=t)
+            else:
+                new = upd if t is upd.type else replace(upd, type=t)
+            if new is not f:
+                record[f.id] = (f, new)
+                changed.append((f, new))
+        moves = [(m.field_id, m.ref_id if m.kind == "after" else None) for m in self.moves.get(ROOT, ())]
+        return patch(fields, changed, added, moves)
 
     def _touched_ids(self) -> set[int]:
         """Every field whose subtree holds a pending change (nested types elsewhere are reused as is)."""

@@ -42,6 +42,13 @@ def commit_schema(
         dotted += ("." in f.name) - ("." in prev.name)
     dotted += sum("." in f.name for p, f in d.added if len(p) == 1) - sum("." in f.name for p, f in d.removed if len(p) == 1)
     new_schema.__dict__["dotted_top"] = dotted
+    nested = current.nested_top
+    tops_gone = [prev for _, prev in d.replaced_top] + [f for p, f in d.removed if len(p) == 1]
+    tops_new = [f for f, _ in d.replaced_top] + [f for p, f in d.added if len(p) == 1]
+    if tops_gone or tops_new:
+        gone = set(map(id, tops_gone))
+        nested = (*(f for f in nested if id(f) not in gone), *(f for f in tops_new if not f.type.is_primitive))
+    new_schema.__dict__["nested_top"] = nested
     if meta.format_version < 3 and (d.added or d.changed):
         check_format_types(meta.format_version, (*d.added, *((p, new) for p, new, _ in d.changed)))
     schemas, schema = add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema))
@@ -124,7 +131,7 @@ def add_schema(
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
     new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
     added = Schema(new_id, new.fields, new.identifier_field_ids)
-    for carried in ("_identity", "field_count", "id_xor", "top_hash", "dotted_top"):  # computed for `new` already: the same for its copy
+    for carried in ("_identity", "field_count", "id_xor", "top_hash", "dotted_top", "nested_top"):  # computed for `new` already: the same for its copy
         if carried in new.__dict__:
             added.__dict__[carried] = new.__dict__[carried]
     # a Chain shares its storage with the previous state's: N versions cost N slots, not N²/2

@@ -39,7 +39,10 @@ def _find_drop_outcome(ctx, field_id: int):
     # the newest such step first: found at once when the drop is near (a scan of the whole history
     # per finding would make N drops and re-adds quadratic)
     end = bisect_left(outcomes, ctx.step.index, key=_step_index)
-    for k in range(end - 1, -1, -1):
+    from icelint.rules._outcome_index import drop_candidates  # the steps that may have removed it, not every one
+
+    candidates = drop_candidates(outcomes, ctx.outcome.table, field_id)
+    for k in reversed(candidates[: bisect_left(candidates, end)]):
         o = outcomes[k]
         if o.table != ctx.outcome.table or not o.accepted or o.before is None or o.after is None:
             continue

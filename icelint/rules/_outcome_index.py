@@ -14,11 +14,12 @@ _cache: list = [None, -1, None]  # [outcomes list, its length when indexed, _Ind
 
 
 class _Index:
-    __slots__ = ("spans", "last_write")
+    __slots__ = ("spans", "last_write", "drops")
 
     def __init__(self, outcomes) -> None:
         self.spans: dict[tuple[str, int], object] = {}  # (path, line) → span of the first step starting there
         self.last_write: dict[str, int] = {}  # table → the largest step index of a commit writing rows to it
+        self.drops: tuple | None = None  # see `drop_candidates`, built when first asked
         for o in outcomes:
             step = o.step
             sp = step.span
@@ -42,3 +43,27 @@ def statement_span(outcomes, path: str, line: int):
 def writes_after(outcomes, table: str, step_index: int) -> bool:
     """Whether a commit to `table` after step `step_index` writes rows."""
     return index(outcomes).last_write.get(table, -1) > step_index
+
+
+def drop_candidates(outcomes, table: str, field_id: int) -> list[int]:
+    """Positions in `outcomes` of the accepted steps of `table` that may have removed `field_id`, in
+    order: those whose diff removed it (the replay's diff is the diff of the step's one schema commit)
+    and those that changed the schema otherwise (no diff, or other changes beside), to be checked."""
+    ix = index(outcomes)
+    if ix.drops is None:
+        removed: dict[tuple[str, int], list[int]] = {}
+        other: dict[str, list[int]] = {}
+        for k, o in enumerate(outcomes):
+            if not o.accepted or o.before is None or o.after is None or o.before.schema is o.after.schema:
+                continue
+            step = o.step
+            if o.diff is not None:
+                for _, f in o.diff.removed:
+                    removed.setdefault((o.table, f.id), []).append(k)
+                if isinstance(step, ch.Commit) and all(isinstance(c, ch.SchemaChange) for c in step.changes):
+                    continue
+            other.setdefault(o.table, []).append(k)
+        ix.drops = (removed, other)
+    removed, other = ix.drops
+    mine, theirs = removed.get((table, field_id), ()), other.get(table, ())
+    return sorted({*mine, *theirs}) if mine and theirs else list(mine or theirs)

@@ -272,12 +272,12 @@ def _scan_gap(
 
 
 def _collect_comments(
-    text: str, toks: list[_Tok], limit: int, li: LineIndex, comments: list[Comment]
+    text: str, toks: list[_Tok], limit: int, li: LineIndex, comments: list[Comment], begin: int = 0
 ) -> None:
-    """Comments between the tokens (and before/after them, up to `limit`)."""
+    """Comments between the tokens (and before/after them, from `begin` up to `limit`)."""
     starts = [t.start for t in toks]
     n = len(toks)
-    pos = 0
+    pos = begin
     find = text.find
     next_dash = next_slash = -2  # cached next occurrences (-1: none left, -2: not searched)
     while pos < limit:
@@ -292,7 +292,7 @@ def _collect_comments(
         if k and p < toks[k - 1].end:  # inside a token (a string, ...)
             pos = toks[k - 1].end
             continue
-        gap_start = toks[k - 1].end if k else 0
+        gap_start = toks[k - 1].end if k else begin
         gap_end = toks[k].start if k < n else limit
         i = gap_start
         while i < gap_end:  # a gap should be clean; step over anything else defensively
@@ -1328,29 +1328,73 @@ def parse_file(source: SourceFile) -> ParsedFile:
     return parse_text(source.text, source.path)
 
 
-def _parse(text: str, path: str, li: LineIndex) -> ParsedFile:
-    raw, ok = _tokenize(text)
-    toks: list[_Tok] = []
+# A whole file's sqlglot tokens cost about 70 bytes per byte of text (a 34 MB file: 2.4 GB), so a
+# large file is tokenized and parsed a piece at a time (pieces end after a `;` token); a file up to
+# one piece is parsed as before, in one.
+_PIECE = 256 * 1024
+
+
+def _pieces(text: str, size: int = 0):
+    """(begin, end, sqlglot tokens of text[begin:end], tokenizing completed) of consecutive pieces of
+    `text`, each ending right after a `;` token (the last one: at the end of the text). A piece is
+    cut only where tokenizing it alone ends with a `;` token at its last character: a `;` inside a
+    string, a comment or a quoted name makes tokenizing fail or end otherwise, and the next `;` is
+    tried (after a few, the rest of the text is one piece)."""
+    size = size or _PIECE
+    n = len(text)
+    begin = 0
+    while n - begin > size:
+        j = text.find(";", begin + size)
+        for _ in range(4):
+            if j < 0:
+                break
+            raw, ok = _tokenize(text[begin : j + 1])
+            if ok and raw and raw[-1].token_type == _SEMICOLON and raw[-1].start == j - begin:
+                yield begin, j + 1, raw, True
+                begin = j + 1
+                break
+            j = text.find(";", j + 1)
+        else:
+            break
+        if j < 0:
+            break
+    raw, ok = _tokenize(text[begin:] if begin else text)
+    yield begin, n, raw, ok
+
+
+def _parse(text: str, path: str, li: LineIndex, piece: int = 0) -> ParsedFile:
+    parser = _StatementParser(text, li)
+    statements: list[Statement] = []
     comments: list[Comment] = []
+    for begin, end, raw, ok in _pieces(text, piece):
+        statements += _parse_piece(text, li, parser, begin, end, raw, ok, comments)
+    return ParsedFile(path, tuple(statements), tuple(comments))
+
+
+def _parse_piece(
+    text: str, li: LineIndex, parser: _StatementParser, begin: int, end: int, raw: list, ok: bool, comments: list[Comment]
+) -> list[Statement]:
+    """The statements of text[begin:end] (tokenized as `raw`, completely if `ok`); its comments go to `comments`."""
+    toks: list[_Tok] = []
     failure: Unparsed | None = None
     if ok:
-        _convert(raw, text, 0, toks)
-        _collect_comments(text, toks, len(text), li, comments)
+        _convert(raw, text, begin, toks)
+        _collect_comments(text, toks, end, li, comments, begin)
     else:
         # Keep the statements up to the last semicolon tokenized before the failure; the rest of
         # the file is one Unparsed statement.
         cut = len(raw)
         while cut and raw[cut - 1].token_type != _SEMICOLON:
             cut -= 1
-        _convert(raw[:cut], text, 0, toks)
+        _convert(raw[:cut], text, begin, toks)
         rest: list[_Tok] = []
-        _convert(raw[cut:], text, 0, rest)
+        _convert(raw[cut:], text, begin, rest)
         everything = toks + rest
-        pos = everything[-1].end if everything else 0
+        pos = everything[-1].end if everything else begin
         bad, _ = _scan_gap(text, pos, len(text), li, [])
         if bad >= len(text):  # no visible culprit: blame the last token read
-            bad = everything[-1].start if everything else 0
-        _collect_comments(text, everything, bad, li, comments)
+            bad = everything[-1].start if everything else begin
+        _collect_comments(text, everything, bad, li, comments, begin)
         first = rest[0].start if rest else bad
         end = max(len(text.rstrip()), bad + 1)
         width = 2 if text.startswith("/*", bad) else 1
@@ -1359,8 +1403,7 @@ def _parse(text: str, path: str, li: LineIndex) -> ParsedFile:
             li.span(first, end),
             li.span(bad, min(bad + width, len(text))),
         )
-    parser = _StatementParser(text, li)
     statements: list[Statement] = [parser.parse(s) for s in _split(toks)]
     if failure is not None:
         statements.append(failure)
-    return ParsedFile(path, tuple(statements), tuple(comments))
+    return statements

@@ -262,3 +262,62 @@ def test_shared_line_index_follows_the_text() -> None:
         assert LineIndex.shared("t.sql", other)._starts == LineIndex("t.sql", other)._starts
         assert LineIndex.shared("u.sql", text).path == "u.sql"
     assert Severity.ERROR.rank == 2 and Severity.WARNING.rank == 1 and Severity.INFO.rank == 0
+
+
+def _free_column_name_plain(ctx, parent, base, suffixes=_help_columns.DEFAULT_SUFFIXES, also=()):
+    from icelint.rules._help import free_name
+
+    return free_name(_help_columns.taken_names(ctx, parent) + list(also), base, suffixes)
+
+
+@pytest.mark.parametrize("files", RUNS, ids=run_id)
+def test_free_column_name_over_the_corpus(files: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A help's free name found by lookups gives the findings that the list of every current and
+    former name gives."""
+    _, fast = _lint(files)
+    monkeypatch.setattr(_help_columns, "free_column_name", _free_column_name_plain)
+    import icelint.rules._help_tables as help_tables
+
+    monkeypatch.setattr(help_tables, "free_column_name", _free_column_name_plain)
+    _, plain = _lint(files)
+    assert _full(fast) == _full(plain)
+
+
+FREE_NAME_SCRIPT = """CREATE TABLE db.t (id bigint, Amount int, amount_V2 int, s struct<x: int, X_v2: int, ü: int>, é int) USING iceberg;
+INSERT INTO db.t VALUES (1, 1, 1, named_struct('x', 1, 'X_v2', 1, 'ü', 1), 1);
+ALTER TABLE db.t DROP COLUMN amount_V2;
+ALTER TABLE db.t ADD COLUMN amount_v3 int;
+ALTER TABLE db.t DROP COLUMN amount_v3;
+ALTER TABLE db.t DROP COLUMN s.X_v2;
+ALTER TABLE db.t ADD COLUMN s.x_V3 int;
+ALTER TABLE db.t ADD COLUMN `amount_v4` string;
+ALTER TABLE db.t RENAME COLUMN é TO É_v2;
+"""
+
+
+def test_free_column_name_on_every_step(tmp_path: Path) -> None:
+    """Directly, on every step of a script with case twins, nested fields, non-ASCII names and former
+    names at the top level and in a struct: every base and suffix set the helps use (compared inside
+    a probe rule, while each step's history is the one the rules see)."""
+    from icelint.pipeline import replay_text
+    from icelint.rules._base import Rule
+    from icelint.rules._help import free_name
+
+    seen = []
+
+    def probe(ctx):
+        if ctx.before is None or ctx.after is None:
+            return
+        for parent in ((), ("s",), ("S",), ("nope",)):
+            for base in ("amount", "Amount", "x", "X", "ü", "é", "É", "id", "s"):
+                for suffixes in (_help_columns.DEFAULT_SUFFIXES, ("_old", "_old2", "_old3"), ("", "_2", "_3")):
+                    for also in ((), ("amount_v2",), ("X_V2", "x_v3")):
+                        got = _help_columns.free_column_name(ctx, parent, base, suffixes, also)
+                        want = free_name(_help_columns.taken_names(ctx, parent) + list(also), base, suffixes)
+                        assert got == want, (ctx.outcome.step, parent, base, suffixes, also)
+                        seen.append(got)
+        yield from ()
+
+    lint_run(replay_text(FREE_NAME_SCRIPT, None, path="m.sql"), [Rule("ICE999", "probe", Severity.INFO, probe, "")])
+    assert len(seen) > 1000
+    assert {"amount_new", "x_v5", "É_v3"} & set(seen)  # former and current names were in the way

@@ -95,7 +95,7 @@ def with_column_renamed(ctx, path: tuple[str, ...], new_leaf: str) -> list[str] 
         if tuple(p.lower() for p in real) == low:
             name[-1] = new_leaf
         elif any(after.field_by_id(h.field_id) is None for h in ctx.history.former.get(".".join(real).lower(), ())):
-            name[-1] = free_name(taken_names(ctx, real[:-1]) + [new_leaf], real[-1])
+            name[-1] = free_column_name(ctx, real[:-1], real[-1], also=(new_leaf,))
         text = column_sql(name, f)
         if spec.first:
             text += " FIRST"
@@ -106,6 +106,9 @@ def with_column_renamed(ctx, path: tuple[str, ...], new_leaf: str) -> list[str] 
         return None
     kw = "COLUMN" if len(cols) == 1 else "COLUMNS"
     return [f"ALTER TABLE {t} ADD {kw} {', '.join(cols)}"]
+
+
+DEFAULT_SUFFIXES = ("_v2", "_v3", "_v4", "_new")
 
 
 def taken_names(ctx, parent: tuple[str, ...]) -> list[str]:
@@ -124,22 +127,45 @@ def taken_names(ctx, parent: tuple[str, ...]) -> list[str]:
     return sibs + former
 
 
-def free_column_name(ctx, parent: tuple[str, ...], base: str, suffixes: tuple[str, ...]) -> str:
-    """`free_name(taken_names(ctx, parent), base, suffixes)`, for a top-level column by lookups in the
-    schemas' name indexes and the former names (no list of every name per finding)."""
-    if parent or ctx.before is None or ctx.after is None:
-        return free_name(taken_names(ctx, parent), base, suffixes)
+def free_column_name(ctx, parent: tuple[str, ...], base: str, suffixes: tuple[str, ...] = DEFAULT_SUFFIXES,
+                     also: tuple[str, ...] = ()) -> str:
+    """`free_name(taken_names(ctx, parent) + also, base, suffixes)` by lookups: the schemas' name
+    indexes, the struct's fields and the former names, never a list of every name (a help per
+    finding on a table of thousands of columns and a long history)."""
+    if ctx.before is None or ctx.after is None:
+        return free_name(taken_names(ctx, parent) + list(also), base, suffixes)
+    prefix = ".".join(parent).lower() + "." if parent else ""
     former = ctx.history.former  # lower-case paths
+    extra = {a.lower() for a in also}
+    if parent:
+        from icelint.model.types import children
+
+        sibs = set(extra)
+        for schema in (ctx.before.schema, ctx.after.schema):
+            p = schema.find(parent, case_sensitive=False)
+            if p is not None:
+                sibs.update(f.name.lower() for f in children(p.type))
+
+        def taken(low: str) -> bool:
+            return low in sibs or ("." not in low and prefix + low in former)
+    else:
+        before, after = ctx.before.schema, ctx.after.schema
+
+        def taken(low: str) -> bool:
+            return (
+                low in extra
+                or before.top_level(low, case_sensitive=False) is not None
+                or after.top_level(low, case_sensitive=False) is not None
+                or ("." not in low and low in former)
+            )
+
     for s in suffixes:
-        name = base + s
-        low = name.lower()
-        if (
-            ctx.before.schema.top_level(name, case_sensitive=False) is None
-            and ctx.after.schema.top_level(name, case_sensitive=False) is None
-            and ("." in low or low not in former)
-        ):
-            return name
-    return free_name(taken_names(ctx, parent), base, suffixes)
+        if not taken((base + s).lower()):
+            return base + s
+    n = 5
+    while taken(f"{base}_v{n}".lower()):
+        n += 1
+    return f"{base}_v{n}"
 
 
 def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool) -> str:
@@ -147,8 +173,7 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     table = ctx.table_name
     t = table_sql(table)
     leaf = path[-1]
-    taken = taken_names(ctx, path[:-1])
-    other = free_name(taken, leaf)
+    other = free_column_name(ctx, path[:-1], leaf)
     if is_new:
         stmts = with_column_renamed(ctx, path, other)
         first = (
@@ -169,7 +194,7 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     drop = drop_outcome(ctx, old.field_id)
     if drop is not None:
         aside = drop.before.schema.name_of(old.field_id)
-        aside_leaf = free_name(taken, (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
+        aside_leaf = free_column_name(ctx, path[:-1], (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
         stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
         if stmts is not None:
             parts.append(
@@ -342,7 +367,7 @@ def new_column_help(ctx, column: str, target: str) -> str:
     legal = "legal promotions are int→bigint, float→double and decimal precision widening with the same scale"
     if len(path) > 1 or not target:
         return f"{legal}; otherwise add a new column with the new type, backfill it, switch readers, and drop `{column}` in a later migration"
-    new = free_name(taken_names(ctx, ()) if ctx.after is not None else [], path[-1])
+    new = free_column_name(ctx, (), path[-1]) if ctx.after is not None else free_name([], path[-1])
     return (
         f"{legal}; otherwise add a new column and backfill it: "
         f"{sql(f'ALTER TABLE {t} ADD COLUMN {ident(new)} {target}', f'UPDATE {t} SET {ident(new)} = CAST({path_sql(path)} AS {target})')}"

@@ -7,7 +7,7 @@ import re
 
 from icelint.model import types as it
 from icelint.rules._help import did_you_mean, did_you_mean_column, free_name, ident, path_sql, sql, table_sql, transform_sql, type_sql
-from icelint.rules._help_columns import taken_names
+from icelint.rules._help_columns import free_column_name
 
 
 def rename_source_help(ctx, c, field_id: int) -> str:
@@ -98,7 +98,7 @@ def widen_source_help(ctx, f_before, f_after) -> str:
             f"keep `{'.'.join(path)}` as {type_sql(f_before.type)}: add a new column with the wider type, backfill it, "
             "and partition on the new column instead of widening a partition source"
         )
-    new = free_name(taken_names(ctx, ()), path[-1])
+    new = free_column_name(ctx, (), path[-1])
     stmts = [f"ALTER TABLE {t} ADD COLUMN {ident(new)} {type_sql(f_after.type)}", f"UPDATE {t} SET {ident(new)} = {path_sql(path)}"]
     for f in current:
         stmts.append(f"ALTER TABLE {t} REPLACE PARTITION FIELD {ident(f.name)} WITH {transform_sql(f.transform, new)}")

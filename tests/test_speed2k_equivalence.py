@@ -295,7 +295,8 @@ ALTER TABLE db.t RENAME COLUMN é TO É_v2;
 """
 
 
-def test_free_column_name_on_every_step(tmp_path: Path) -> None:
+@pytest.mark.parametrize("small_table", [64, 0], ids=["listed", "looked-up"])
+def test_free_column_name_on_every_step(small_table: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Directly, on every step of a script with case twins, nested fields, non-ASCII names and former
     names at the top level and in a struct: every base and suffix set the helps use (compared inside
     a probe rule, while each step's history is the one the rules see)."""
@@ -303,6 +304,7 @@ def test_free_column_name_on_every_step(tmp_path: Path) -> None:
     from icelint.rules._base import Rule
     from icelint.rules._help import free_name
 
+    monkeypatch.setattr(_help_columns, "SMALL_TABLE", small_table)  # both ways of finding a top-level name
     seen = []
 
     def probe(ctx):

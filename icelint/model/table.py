@@ -237,14 +237,7 @@ class Schema:
         if "nested_top" in d and "_index" not in d and _BUILT.get((id(self), "_index")) is None:
             # not a column: a field inside one of the few nested columns, or nowhere (a rule asking
             # each older version about a dropped column must not index every version in full)
-            todo = [children(f.type) for f in d["nested_top"]]
-            while todo:
-                for f in todo.pop():
-                    if f.id == field_id:
-                        return f
-                    if not f.type.is_primitive:
-                        todo.append(children(f.type))
-            return None
+            return _search(field_id, [children(f.type) for f in d["nested_top"]])
         hit = self._by_id.get(field_id)
         return hit[1] if hit else None
 
@@ -264,14 +257,7 @@ class Schema:
             return field_id in d["_index"][0]
         if "_pred" in d or "_undo" in d:  # a version of a replay: its lookups move between versions, cheaply
             return self.field_by_id(field_id) is not None
-        todo = [self.fields]
-        while todo:
-            for f in todo.pop():
-                if f.id == field_id:
-                    return True
-                if not f.type.is_primitive:
-                    todo.append(children(f.type))
-        return False
+        return _search(field_id, [self.fields]) is not None
 
     def path_of(self, field_id: int) -> Path | None:
         top = self.top_field(field_id)
@@ -417,6 +403,17 @@ class Schema:
             out["identifier-field-ids"] = list(self.identifier_field_ids)
         out["fields"] = [f.to_json() for f in self.fields]
         return out
+
+
+def _search(field_id: int, todo: list) -> NestedField | None:
+    """The field `field_id` in the field lists `todo` or below them (depth first, no table built)."""
+    while todo:
+        for f in todo.pop():
+            if f.id == field_id:
+                return f
+            if not f.type.is_primitive:
+                todo.append(children(f.type))
+    return None
 
 
 def _lower(f: NestedField) -> str:

@@ -314,27 +314,35 @@ class SchemaUpdate:
             if None in places:
                 return None
             found = [f for _, f in sorted(zip(places, found), key=_first)]
-        added = [self.updates[i] for i in self.parent_to_added.get(ROOT, ())]
-        record = self.changes_at.setdefault(ROOT, {})
-        for f in added:
-            record[f.id] = (None, f)
+        added, record = self._added_at(ROOT)
         changed = []
         for f in found:
             if f.id in self.deletes:
                 record[f.id] = (f, None)
                 changed.append((f, None))
                 continue
-            t = self._apply_type(f)
-            upd = self.updates.get(f.id)
-            if upd is None:
-                new = f if t is f.type else replace(f, type=t)
-            else:
-                new = upd if t is upd.type else replace(upd, type=t)
+            new = self._updated(f)
             if new is not f:
                 record[f.id] = (f, new)
                 changed.append((f, new))
         moves = [(m.field_id, m.ref_id if m.kind == "after" else None) for m in self.moves.get(ROOT, ())]
         return patch(fields, changed, added, moves)
+
+    def _added_at(self, parent_id: int) -> tuple[list[NestedField], dict]:
+        """The fields added under `parent_id`, already recorded as added in its change record (returned too)."""
+        added = [self.updates[i] for i in self.parent_to_added.get(parent_id, ())]
+        record = self.changes_at.setdefault(parent_id, {})
+        for f in added:
+            record[f.id] = (None, f)
+        return added, record
+
+    def _updated(self, f: NestedField) -> NestedField:
+        """An existing field after its pending update (rename, doc, type, nullability) and the changes below it."""
+        t = self._apply_type(f)
+        upd = self.updates.get(f.id)
+        if upd is None:
+            return f if t is f.type else replace(f, type=t)
+        return upd if t is upd.type else replace(upd, type=t)
 
     def _touched_ids(self) -> set[int]:
         """Every field whose subtree holds a pending change (nested types elsewhere are reused as is)."""
@@ -348,10 +356,7 @@ class SchemaUpdate:
 
     def _apply_struct(self, fields: tuple[NestedField, ...], parent_id: int) -> list[NestedField]:
         top = parent_id == ROOT
-        added = [self.updates[i] for i in self.parent_to_added.get(parent_id, ())]
-        record = self.changes_at.setdefault(parent_id, {})
-        for f in added:
-            record[f.id] = (None, f)
+        added, record = self._added_at(parent_id)
         if not self._pending_at(fields, top):  # only additions and moves here: no per-field work
             out = list(fields)
             out.extend(added)
@@ -368,13 +373,7 @@ class SchemaUpdate:
                 record[f.id] = (f, None)
                 deleted.append(i)
                 continue
-            t = self._apply_type(f)
-            upd = self.updates.get(f.id)
-            if upd is None:
-                new = f if t is f.type else replace(f, type=t)
-            else:
-                new = upd if t is upd.type else replace(upd, type=t)
-            out[i] = new
+            new = out[i] = self._updated(f)
             if new is not f:
                 record[f.id] = (f, new)
         for i in reversed(deleted):

@@ -35,12 +35,12 @@ def drop_outcome(ctx, field_id: int):
 def _find_drop_outcome(ctx, field_id: int):
     from bisect import bisect_left
 
-    outcomes = ctx.result.outcomes
-    # the newest such step first: found at once when the drop is near (a scan of the whole history
-    # per finding would make N drops and re-adds quadratic)
-    end = bisect_left(outcomes, ctx.step.index, key=_step_index)
-    from icelint.rules._outcome_index import drop_candidates  # the steps that may have removed it, not every one
+    from icelint.rules._outcome_index import drop_candidates
 
+    outcomes = ctx.result.outcomes
+    # the newest such step first, among the steps that may have removed it (a scan of the whole
+    # history per finding would make N drops and re-adds quadratic)
+    end = bisect_left(outcomes, ctx.step.index, key=_step_index)
     candidates = drop_candidates(outcomes, ctx.outcome.table, field_id)
     for k in reversed(candidates[: bisect_left(candidates, end)]):
         o = outcomes[k]
@@ -114,18 +114,20 @@ SMALL_TABLE = 64  # top-level columns of the before and after schemas together, 
 
 def taken_names(ctx, parent: tuple[str, ...]) -> list[str]:
     """Names a new column under `parent` must not take: current siblings and every former name."""
-    from icelint.model.types import children
-
-    sibs = []
-    for schema in (ctx.before.schema, ctx.after.schema):
-        if parent:
-            p = schema.find(parent, case_sensitive=False)
-            sibs += [f.name for f in children(p.type)] if p is not None else []
-        else:
-            sibs += [f.name for f in schema.fields]
+    sibs = [f.name for schema in (ctx.before.schema, ctx.after.schema) for f in _level(schema, parent)]
     prefix = ".".join(parent).lower() + "." if parent else ""
     former = [k[len(prefix):] for k in ctx.history.former if k.startswith(prefix) and "." not in k[len(prefix):]]
     return sibs + former
+
+
+def _level(schema, parent: tuple[str, ...]):
+    """The fields under `parent` (found case-insensitively; none when it is not there), or the columns."""
+    if not parent:
+        return schema.fields
+    from icelint.model.types import children
+
+    p = schema.find(parent, case_sensitive=False)
+    return children(p.type) if p is not None else ()
 
 
 def free_column_name(ctx, parent: tuple[str, ...], base: str, suffixes: tuple[str, ...] = DEFAULT_SUFFIXES,
@@ -138,25 +140,17 @@ def free_column_name(ctx, parent: tuple[str, ...], base: str, suffixes: tuple[st
     prefix = ".".join(parent).lower() + "." if parent else ""
     former = ctx.history.former  # lower-case paths
     extra = {a.lower() for a in also}
-    if parent:
-        from icelint.model.types import children
-
+    before, after = ctx.before.schema, ctx.after.schema
+    if parent or len(before.fields) + len(after.fields) <= SMALL_TABLE:
+        # a struct's fields, or a narrow table's columns: a set of their names costs less than
+        # lookups in older versions' indexes
         sibs = set(extra)
-        for schema in (ctx.before.schema, ctx.after.schema):
-            p = schema.find(parent, case_sensitive=False)
-            if p is not None:
-                sibs.update(f.name.lower() for f in children(p.type))
+        for schema in (before, after):
+            sibs.update(f.name.lower() for f in _level(schema, parent))
 
         def taken(low: str) -> bool:
             return low in sibs or ("." not in low and prefix + low in former)
-    elif len(ctx.before.schema.fields) + len(ctx.after.schema.fields) <= SMALL_TABLE:
-        # a narrow table: its names in a set cost less than lookups in older versions' indexes
-        sibs = extra | {f.name.lower() for f in ctx.before.schema.fields} | {f.name.lower() for f in ctx.after.schema.fields}
-
-        def taken(low: str) -> bool:
-            return low in sibs or ("." not in low and low in former)
     else:
-        before, after = ctx.before.schema, ctx.after.schema
 
         def taken(low: str) -> bool:
             return (

@@ -135,6 +135,12 @@ def _fast_kinds() -> dict[TokenType, int]:
         (word_types if key[:1].isalnum() or key[:1] == "_" else symbol_types).add(tt)
     for tt in symbol_types - word_types - _COMMANDS - set(kinds):
         kinds[tt] = PUNCT
+    # Keywords always written as one bare word (ALTER, TABLE, NULL): a WORD whose text is as written
+    # (a keyword's token text is the source slice). Multi-word keywords (PARTITIONED BY) and commands
+    # keep the general path, which splits or re-tokenizes them.
+    multi_word = {tt for key, tt in _tokenizer.KEYWORDS.items() if not key.replace("_", "a").isalnum()}
+    for tt in word_types - symbol_types - multi_word - _COMMANDS - set(kinds):
+        kinds[tt] = WORD
     return kinds
 
 

@@ -39,6 +39,18 @@ class Row:
     runs: int = 0
 
 
+def require_this_tree(cwd: Path) -> None:
+    """Stop unless `python -m icelint`, run from `cwd`, is the icelint of this checkout: an editable
+    install pointing elsewhere (or none) makes every run exit 1 at once with "No module named
+    icelint", which the exit-code check accepts and the table would report as a fast run."""
+    r = subprocess.run([sys.executable, "-c", "import icelint; print(icelint.__file__)"], cwd=cwd,
+                       capture_output=True, text=True)  # fmt: skip
+    mine = HERE.parent / "icelint"
+    if r.returncode != 0 or Path(r.stdout.strip()).resolve().parent != mine.resolve():
+        got = r.stdout.strip() or r.stderr.strip().splitlines()[-1:]
+        raise SystemExit(f"bench: `python -m icelint` from {cwd} is not {mine} (got {got}); run `pip install -e .` here first")
+
+
 def time_process(cmd: list[str], ok_codes: tuple[int, ...], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall and CPU time (user+sys of the process and of the workers it waited for)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -85,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     import icelint
 
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(icelint.__file__).parent)], check=True)
+    require_this_tree(OUT)
     subprocess.run([*ICELINT, "--version"], cwd=OUT, stdout=subprocess.DEVNULL, check=True)  # warm the caches
     rows = [
         Row("schema, 2,000 statements", [*ICELINT, "schema", "migration.sql"], "< 1 s", 1.0),

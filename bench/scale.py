@@ -143,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-big", action="store_true", help="leave out the 50 MB file")
     args = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
+    sys.path.insert(0, str(HERE))
+    from bench_cli import require_this_tree
+
+    require_this_tree(OUT)
 
     import icelint
 

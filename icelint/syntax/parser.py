@@ -468,6 +468,9 @@ class _StatementParser:
 
     def name(self, what: str = "a name") -> Name:
         first = self.ident(what)
+        i = self.i
+        if i >= self.n or self.t[i].kw != ".":  # the common case, one part: what the loop below makes of it
+            return _new_tuple(Name, ((first.text,), self.li.span(first.start, first.end)))
         parts = [first.text]
         last = first
         while self.i + 1 < self.n and self.t[self.i].kw == ".":

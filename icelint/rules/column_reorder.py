@@ -53,13 +53,18 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     added: dict | None = None  # built for the first positioned ADD COLUMN only
     done: set[int | None] = set()
     for c in ctx.changes:
+        column = None  # the column's name in `after`, when known without a lookup in it
         if isinstance(c, ch.AddColumn):
             spec = c.column
             if not (spec.first or spec.after):
                 continue
             if added is None:
-                added = {".".join(p).lower(): f for p, f in ctx.diff.added}
-            f = added.get(".".join(spec.path).lower())
+                added = {".".join(p).lower(): (p, f) for p, f in ctx.diff.added}
+            p, f = added.get(".".join(spec.path).lower(), ((), None))
+            if len(p) == 1:
+                # the diff's field of `after` at its top level: a column, known without a lookup in
+                # `after` (an older version by now, whose lookup tables would be moved to it first)
+                column = f.name
             what = f"adding `{'.'.join(spec.path)}` " + ("first" if spec.first else f"after `{'.'.join(spec.after or ())}`")
         elif isinstance(c, (ch.MoveColumn, ch.HiveChangeColumn)):
             if not (c.first or c.after):
@@ -68,9 +73,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             what = f"moving `{'.'.join(c.path)}` " + ("first" if c.first else f"after `{'.'.join(c.after or ())}`")
         else:
             continue
-        if f is None or after.field_by_id(f.id) is None:
+        if column is not None:
+            parent = None
+        elif f is None or after.field_by_id(f.id) is None:
             continue
-        parent = after.parent_id(f.id)
+        else:
+            parent = after.parent_id(f.id)
         if parent in done:
             continue
         named, total = _shifts(before, after, parent, SHIFTS_NAMED)
@@ -90,7 +98,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "order); if the move is needed, every writer must name its columns, as the order is now "
             f"{_order(_siblings(after, parent) or (), f.id)}",
             span=span,
-            column=after.name_of(f.id),
+            column=column if column is not None else after.name_of(f.id),
             field_id=f.id,
         )
 

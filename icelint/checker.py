@@ -37,6 +37,7 @@ def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Fin
         assert history is not None
         ctx = RuleContext(outcome, result, history, result.display_names.get(key, key) if key else "")
         selected = always
+        kinds = None
         if by_trigger:
             kinds = tuple(triggers_of(outcome))
             selected = chosen.get(kinds)  # few distinct combinations: choose once for each
@@ -45,12 +46,16 @@ def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Fin
                 selected = chosen[kinds] = sorted([*always, *picked.values()], key=lambda r: order[r.code])
         for rule in selected:
             findings.extend(rule.check(ctx))
-        if ctx.diff.removed or ctx.diff.changed:
-            history.record(ctx.diff, where(outcome.step.span))
+        d = ctx.diff
+        if d.removed or d.changed:
+            history.record(d, where(outcome.step.span))
         if outcome.accepted:
-            for _, f in ctx.diff.added:
+            for _, f in d.added:
                 history.added_at[f.id] = outcome.step.index
-            if any(isinstance(c, ch.WriteData) and not c.kind.startswith("truncate") for c in ctx.changes):
+            # `kinds` holds the class of each change (WriteData has no subclass): none written, none to look at
+            if (kinds is None or ch.WriteData in kinds) and any(
+                isinstance(c, ch.WriteData) and not c.kind.startswith("truncate") for c in ctx.changes
+            ):
                 history.last_write = outcome.step.index
         if isinstance(outcome.step, ch.Commit) and outcome.after is None and outcome.before is not None:
             histories.pop(key, None)  # dropped or renamed away: a later CREATE starts a new history

@@ -57,6 +57,7 @@ an unlisted one. No fix when a listed column cannot keep its id (an illegal type
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Iterator, NamedTuple
 
 from icelint import changes as ch
@@ -95,11 +96,16 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
         return
     before, after = ctx.before.schema, ctx.after.schema
     d = ctx.diff
+    if not d.added and not d.changed:
+        return
+    replacing = any(isinstance(c, ch.ReplaceColumns) for c in ctx.changes)
+    former = ctx.history.former
+    if not replacing and not any(".".join(p).lower() in former for p, *_ in chain(d.added, d.changed)):
+        return  # no new or changed field's name was ever dropped: no candidate below has a holder
     candidates = [(p, f, True) for p, f in d.added] + [(p, f, False) for p, f, _ in d.renamed]
     if not candidates:
         return
     added_paths = {p for p, _ in d.added}
-    replacing = any(isinstance(c, ch.ReplaceColumns) for c in ctx.changes)
     data = has_data(ctx.after)
     for path, f, is_new in candidates:
         dotted = ".".join(path)

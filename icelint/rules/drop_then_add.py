@@ -57,7 +57,6 @@ an unlisted one. No fix when a listed column cannot keep its id (an illegal type
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import Iterator, NamedTuple
 
 from icelint import changes as ch
@@ -99,8 +98,7 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
     if not d.added and not d.changed:
         return
     replacing = any(isinstance(c, ch.ReplaceColumns) for c in ctx.changes)
-    former = ctx.history.former
-    if not replacing and not any(".".join(p).lower() in former for p, *_ in chain(d.added, d.changed)):
+    if not replacing and not _any_former(ctx.history.former, d):
         return  # no new or changed field's name was ever dropped: no candidate below has a holder
     candidates = [(p, f, True) for p, f in d.added] + [(p, f, False) for p, f, _ in d.renamed]
     if not candidates:
@@ -128,6 +126,17 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
         else:
             kind = RENAME
         yield Readd(kind, path, f.id, is_new, holders[-1], replacing, imp)
+
+
+def _any_former(former: dict, d) -> bool:
+    """Whether the path of a field the diff adds or changes is a key of `former` (loops: per statement)."""
+    for e in d.added:
+        if ".".join(e[0]).lower() in former:
+            return True
+    for e in d.changed:
+        if ".".join(e[0]).lower() in former:
+            return True
+    return False
 
 
 def last_dropped(holders, after) -> list:

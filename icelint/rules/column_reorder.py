@@ -70,6 +70,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             if not (c.first or c.after):
                 continue
             f = ctx.field_before(c.path)
+            top = _top_with_id(after.fields, f.id) if f is not None else None
+            if top is not None:  # a column of `after`: its name without a lookup in that older version
+                column = top.name
             what = f"moving `{'.'.join(c.path)}` " + ("first" if c.first else f"after `{'.'.join(c.after or ())}`")
         else:
             continue
@@ -170,6 +173,11 @@ def _shifted(before: Schema, after: Schema, parent: int | None) -> list[tuple[st
         return []
     old_pos = {f.id: i for i, f in enumerate(old)}
     return [(f.name, old_pos[f.id], i) for i, f in enumerate(new) if f.id in old_pos and old_pos[f.id] != i]
+
+
+def _top_with_id(fields, field_id: int):
+    """The field of `fields` with id `field_id`, or None (a scan at C speed)."""
+    return next(compress(fields, map(eq, map(_field_id, fields), repeat(field_id))), None)
 
 
 def _siblings(schema: Schema, parent: int | None):

@@ -174,8 +174,8 @@ class RuleContext:
     @cached_property
     def diff(self) -> SchemaDiff:
         """Schema changes this step made (empty when rejected or not a schema change)."""
-        b, a = self.outcome.before, self.outcome.after
-        if not self.outcome.accepted or b is None or a is None or b.schema is a.schema:
+        b, a = self.before, self.after
+        if not self.accepted or b is None or a is None or b.schema is a.schema:
             return SchemaDiff()
         if self.outcome.diff is not None:
             return self.outcome.diff  # computed once by the replay

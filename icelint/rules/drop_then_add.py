@@ -97,7 +97,11 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
     d = ctx.diff
     if not d.added and not d.changed:
         return
-    replacing = any(isinstance(c, ch.ReplaceColumns) for c in ctx.changes)
+    replacing = False
+    for c in ctx.changes:
+        if isinstance(c, ch.ReplaceColumns):
+            replacing = True
+            break
     if not replacing and not _any_former(ctx.history.former, d):
         return  # no new or changed field's name was ever dropped: no candidate below has a holder
     candidates = [(p, f, True) for p, f in d.added] + [(p, f, False) for p, f, _ in d.renamed]

@@ -33,7 +33,8 @@ from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    return (f for f in case_sensitive_session.findings(ctx) if f.rule == RULE.code)
+    found = case_sensitive_session.findings(ctx)
+    return (f for f in found if f.rule == RULE.code) if found else ()
 
 
 RULE = Rule("ICE029", "case-only-twin", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

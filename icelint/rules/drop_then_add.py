@@ -196,7 +196,12 @@ def readd_fix(ctx: RuleContext, r: Readd, help_: str):
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    for r in readds(ctx):
+    found = readds(ctx)
+    return _check(ctx, found) if found else ()  # most statements re-use no freed name: no generator then
+
+
+def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
+    for r in found:
         if r.kind != DATA:
             continue
         dotted = ".".join(r.path)

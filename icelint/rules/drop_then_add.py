@@ -95,18 +95,17 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
         return
     before, after = ctx.before.schema, ctx.after.schema
     d = ctx.diff
-    if not d.added and not d.changed:
+    renamed = d.renamed if d.changed else ()
+    if not d.added and not renamed:
         return
     replacing = False
     for c in ctx.changes:
         if isinstance(c, ch.ReplaceColumns):
             replacing = True
             break
-    if not replacing and not _any_former(ctx.history.former, d):
-        return  # no new or changed field's name was ever dropped: no candidate below has a holder
-    candidates = [(p, f, True) for p, f in d.added] + [(p, f, False) for p, f, _ in d.renamed]
-    if not candidates:
-        return
+    if not replacing and not _any_former(ctx.history.former, d.added, renamed):
+        return  # no new or renamed field's name was ever dropped: no candidate below has a holder
+    candidates = [(p, f, True) for p, f in d.added] + [(p, f, False) for p, f, _ in renamed]
     added_paths = {p for p, _ in d.added}
     data = has_data(ctx.after)
     for path, f, is_new in candidates:
@@ -132,12 +131,12 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
         yield Readd(kind, path, f.id, is_new, holders[-1], replacing, imp)
 
 
-def _any_former(former: dict, d) -> bool:
-    """Whether the path of a field the diff adds or changes is a key of `former` (loops: per statement)."""
-    for e in d.added:
+def _any_former(former: dict, added, renamed) -> bool:
+    """Whether the path of an added or renamed field is a key of `former` (loops: asked per statement)."""
+    for e in added:
         if ".".join(e[0]).lower() in former:
             return True
-    for e in d.changed:
+    for e in renamed:
         if ".".join(e[0]).lower() in former:
             return True
     return False

@@ -27,7 +27,9 @@ def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Fin
             for t in r.triggers or ():
                 by_trigger.setdefault(t, []).append(r)
     order = {r.code: i for i, r in enumerate(rules)}
-    chosen: dict[tuple, list[Rule]] = {}
+    chosen: dict[tuple, list] = {}  # trigger kinds → the `check` of each rule to call, in order
+    always_checks = [r.check for r in always]
+    extend = findings.extend
     for outcome in result.outcomes:
         key = outcome.table
         if key is not None and key not in histories:
@@ -36,21 +38,27 @@ def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Fin
         history = histories.get(key) if key is not None else TableHistory()
         assert history is not None
         ctx = RuleContext(outcome, result, history, result.display_names.get(key, key) if key else "")
-        selected = always
+        checks = always_checks
+        kinds = None
         if by_trigger:
             kinds = tuple(triggers_of(outcome))
-            selected = chosen.get(kinds)  # few distinct combinations: choose once for each
-            if selected is None:
+            checks = chosen.get(kinds)  # few distinct combinations: choose once for each
+            if checks is None:
                 picked = {r.code: r for t in kinds for r in by_trigger.get(t, ())}
-                selected = chosen[kinds] = sorted([*always, *picked.values()], key=lambda r: order[r.code])
-        for rule in selected:
-            findings.extend(rule.check(ctx))
-        if ctx.diff.removed or ctx.diff.changed:
-            history.record(ctx.diff, where(outcome.step.span))
+                selected = sorted([*always, *picked.values()], key=lambda r: order[r.code])
+                checks = chosen[kinds] = [r.check for r in selected]
+        for check in checks:
+            extend(check(ctx))
+        d = ctx.diff
+        if d.removed or d.changed:
+            history.record(d, where(outcome.step.span))
         if outcome.accepted:
-            for _, f in ctx.diff.added:
+            for _, f in d.added:
                 history.added_at[f.id] = outcome.step.index
-            if any(isinstance(c, ch.WriteData) and not c.kind.startswith("truncate") for c in ctx.changes):
+            # `kinds` holds the class of each change (WriteData has no subclass): none written, none to look at
+            if (kinds is None or ch.WriteData in kinds) and any(
+                isinstance(c, ch.WriteData) and not c.kind.startswith("truncate") for c in ctx.changes
+            ):
                 history.last_write = outcome.step.index
         if isinstance(outcome.step, ch.Commit) and outcome.after is None and outcome.before is not None:
             histories.pop(key, None)  # dropped or renamed away: a later CREATE starts a new history

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from icelint import changes as ch
@@ -152,34 +152,30 @@ class RuleContext:
     result: ReplayResult
     history: TableHistory
     table_name: str  # as the user wrote it first
+    # Read from `outcome` once (every rule asks them of every statement: as properties, each ask
+    # was a call): the step, the step if it is a commit, its changes, the states around it, the
+    # rejection, and whether the step was applied.
+    step: ch.Step = field(init=False, repr=False, compare=False)
+    commit: ch.Commit | None = field(init=False, repr=False, compare=False)
+    changes: tuple[ch.TableChange, ...] = field(init=False, repr=False, compare=False)
+    before: TableMetadata | None = field(init=False, repr=False, compare=False)
+    after: TableMetadata | None = field(init=False, repr=False, compare=False)
+    error: ReplayError | None = field(init=False, repr=False, compare=False)
+    accepted: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def step(self) -> ch.Step:
-        return self.outcome.step
-
-    @property
-    def commit(self) -> ch.Commit | None:
-        s = self.outcome.step
-        return s if isinstance(s, ch.Commit) else None
-
-    @property
-    def changes(self) -> tuple[ch.TableChange, ...]:
-        c = self.commit
-        return c.changes if c else ()
-
-    @property
-    def before(self) -> TableMetadata | None:
-        return self.outcome.before
-
-    @property
-    def after(self) -> TableMetadata | None:
-        return self.outcome.after
+    def __post_init__(self) -> None:
+        o = self.outcome
+        self.step = s = o.step
+        self.commit = c = s if isinstance(s, ch.Commit) else None
+        self.changes = c.changes if c else ()
+        self.before, self.after, self.error = o.before, o.after, o.error
+        self.accepted = o.accepted
 
     @cached_property
     def diff(self) -> SchemaDiff:
         """Schema changes this step made (empty when rejected or not a schema change)."""
-        b, a = self.outcome.before, self.outcome.after
-        if not self.outcome.accepted or b is None or a is None or b.schema is a.schema:
+        b, a = self.before, self.after
+        if not self.accepted or b is None or a is None or b.schema is a.schema:
             return SchemaDiff()
         if self.outcome.diff is not None:
             return self.outcome.diff  # computed once by the replay
@@ -203,14 +199,6 @@ class RuleContext:
             return hits[0]
         before = self.outcome.before
         return before.schema.find(path, case_sensitive=False) if before is not None else None
-
-    @property
-    def error(self) -> ReplayError | None:
-        return self.outcome.error
-
-    @property
-    def accepted(self) -> bool:
-        return self.outcome.accepted
 
     def finding(
         self,

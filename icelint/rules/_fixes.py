@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 
 from icelint.fix import Applicability, Edit, Fix
-from icelint.rules._help import parsed_statements, proposals
+from icelint.rules._help import parsed_statements, proposals, simple_statements
 
 SAFE, UNSAFE, DISPLAY_ONLY = Applicability.SAFE, Applicability.UNSAFE, Applicability.DISPLAY_ONLY
 
@@ -23,6 +23,9 @@ SAFE, UNSAFE, DISPLAY_ONLY = Applicability.SAFE, Applicability.UNSAFE, Applicabi
 @functools.lru_cache(maxsize=4096)  # one proposal recurs once per finding: parsed once
 def statements_text(sql: str) -> str | None:
     """`a; b` as `a;\\nb` (one statement a line, no final `;`: the replaced statement's own stays)."""
+    simple = simple_statements(sql)  # the parser's statements, without parsing (see there)
+    if simple is not None:
+        return ";\n".join(simple)
     stmts = parsed_statements(sql)
     if not stmts:
         return None

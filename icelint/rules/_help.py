@@ -96,6 +96,8 @@ def _is_statements(text: str) -> bool:
     first = text.split(None, 1)[0].upper() if text.split() else ""
     if first not in _ACTIONS or (first == "SET" and "=" not in text and "IDENTIFIER" not in text.upper()):
         return False
+    if simple_statements(text) is not None:
+        return True
     from icelint.syntax import ast
 
     statements = parsed_statements(text)
@@ -109,6 +111,32 @@ def parsed_statements(text: str) -> tuple:
     from icelint.syntax.parser import parse_file
 
     return tuple(parse_file(SourceFile("<help>", text)).statements)
+
+
+# The two shapes of `_help_columns.drop_instead_of`, as `sql()` joins them, with plain names only
+# (`ident` quotes the others): one help per dropped column, each otherwise parsed in full.
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_PATH = rf"{_NAME}(?:\.{_NAME})*"
+_SIMPLE_STATEMENT = re.compile(
+    rf"ALTER TABLE {_PATH} (?:RENAME COLUMN {_PATH} TO {_NAME}|DROP COLUMNS? {_PATH}(?:, {_PATH})*)", re.ASCII
+)
+_MAX_SIMPLE = 4096  # far below the parser's piece size (`syntax/parser._PIECE`)
+
+
+def simple_statements(text: str) -> tuple[str, ...] | None:
+    """The statements of `text` as the parser splits them, when `text` is only statements of the
+    simple shapes above (`ALTER TABLE t RENAME COLUMN a.b TO c`, `ALTER TABLE t DROP COLUMN(S) a, b.c`)
+    joined by `; `, names plain words: the parser reads each as that statement, spanning exactly it
+    (it takes every plain word as a name there, keywords too, as Spark does). None otherwise (then
+    ask the parser). tests/rules/test_help_simple_statements.py compares this with the parser's
+    answer, every keyword in every name position included."""
+    if len(text) > _MAX_SIMPLE:
+        return None
+    parts = text.split("; ")
+    for part in parts:
+        if _SIMPLE_STATEMENT.fullmatch(part) is None:
+            return None
+    return tuple(parts)
 
 
 def type_sql(t: it.Type) -> str:

@@ -33,9 +33,11 @@ from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    from icelint.rules import case_sensitive_session  # it tracks the session setting
-
-    return (f for f in case_sensitive_session.findings(ctx) if f.rule == RULE.code)
+    found = case_sensitive_session.findings(ctx)
+    return (f for f in found if f.rule == RULE.code) if found else ()
 
 
 RULE = Rule("ICE029", "case-only-twin", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))
+
+# Imported last, not in `check` (called for every schema change): it imports this module for RULE.
+from icelint.rules import case_sensitive_session  # noqa: E402 - it tracks the session setting

@@ -45,11 +45,19 @@ from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    return (f for f in findings(ctx) if f.rule == RULE.code)
+    found = findings(ctx)
+    return (f for f in found if f.rule == RULE.code) if found else ()
 
 
 def findings(ctx: RuleContext) -> Iterator[Finding]:
-    """This rule's findings, and the case-only twins it tracks (ICE029)."""
+    """This rule's findings, and the case-only twins it tracks (ICE029); () when there can be none
+    (asked twice per schema change: no generator then)."""
+    if not ctx.outcome.case_sensitive and not isinstance(ctx.step, ch.SessionConfig):
+        return ()  # the `_findings` below would stop at its case-insensitive test
+    return _findings(ctx)
+
+
+def _findings(ctx: RuleContext) -> Iterator[Finding]:
     step = ctx.step
     if isinstance(step, ch.SessionConfig):
         if step.key.lower() == "spark.sql.casesensitive" and (step.value or "").strip().strip("'\"").lower() == "true":

@@ -30,6 +30,8 @@ CREATE VIEW db.users_by_last_name AS SELECT id, last_name, first_name FROM db.us
 
 from __future__ import annotations
 
+from itertools import compress, count, islice, repeat
+from operator import attrgetter, eq, is_not
 from typing import Iterator
 
 from icelint import changes as ch
@@ -39,6 +41,7 @@ from icelint.model.types import children
 from icelint.rules._base import Rule, RuleContext
 
 _POSITIONED = (ch.MoveColumn, ch.AddColumn, ch.HiveChangeColumn)
+_field_id = attrgetter("id")
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -50,32 +53,43 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     added: dict | None = None  # built for the first positioned ADD COLUMN only
     done: set[int | None] = set()
     for c in ctx.changes:
+        column = None  # the column's name in `after`, when known without a lookup in it
         if isinstance(c, ch.AddColumn):
             spec = c.column
             if not (spec.first or spec.after):
                 continue
             if added is None:
-                added = {".".join(p).lower(): f for p, f in ctx.diff.added}
-            f = added.get(".".join(spec.path).lower())
+                added = {".".join(p).lower(): (p, f) for p, f in ctx.diff.added}
+            p, f = added.get(".".join(spec.path).lower(), ((), None))
+            if len(p) == 1:
+                # the diff's field of `after` at its top level: a column, known without a lookup in
+                # `after` (an older version by now, whose lookup tables would be moved to it first)
+                column = f.name
             what = f"adding `{'.'.join(spec.path)}` " + ("first" if spec.first else f"after `{'.'.join(spec.after or ())}`")
         elif isinstance(c, (ch.MoveColumn, ch.HiveChangeColumn)):
             if not (c.first or c.after):
                 continue
             f = ctx.field_before(c.path)
+            top = _top_with_id(after.fields, f.id) if f is not None else None
+            if top is not None:  # a column of `after`: its name without a lookup in that older version
+                column = top.name
             what = f"moving `{'.'.join(c.path)}` " + ("first" if c.first else f"after `{'.'.join(c.after or ())}`")
         else:
             continue
-        if f is None or after.field_by_id(f.id) is None:
+        if column is not None:
+            parent = None
+        elif f is None or after.field_by_id(f.id) is None:
             continue
-        parent = after.parent_id(f.id)
+        else:
+            parent = after.parent_id(f.id)
         if parent in done:
             continue
-        shifted = _shifted(before, after, parent)
-        if not shifted:
+        named, total = _shifts(before, after, parent, SHIFTS_NAMED)
+        if not total:
             continue
         done.add(parent)
         prefix = after.name_of(parent) + "." if parent is not None else ""
-        names = _shift_list(prefix, shifted)
+        names = _shift_list(prefix, named, total)
         where = f"struct `{after.name_of(parent)}`" if parent is not None else "the table"
         span = c.column.span if isinstance(c, ch.AddColumn) and c.column.span else c.span
         yield ctx.finding(
@@ -87,7 +101,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "order); if the move is needed, every writer must name its columns, as the order is now "
             f"{_order(_siblings(after, parent) or (), f.id)}",
             span=span,
-            column=after.name_of(f.id),
+            column=column if column is not None else after.name_of(f.id),
             field_id=f.id,
         )
 
@@ -100,22 +114,55 @@ ORDER_IN_FULL = 20
 WINDOW = 3
 
 
-def _shift_list(prefix: str, shifted: list[tuple[str, int, int]]) -> str:
+def _shift_list(prefix: str, shifted: list[tuple[str, int, int]], total: int) -> str:
+    """The first SHIFTS_NAMED of the `total` shifts (`shifted` starts with them)."""
     named = ", ".join(f"`{prefix}{n}` ({a + 1} → {b + 1})" for n, a, b in shifted[:SHIFTS_NAMED])
-    rest = len(shifted) - SHIFTS_NAMED
+    rest = total - SHIFTS_NAMED
     return named if rest <= 0 else f"{named} and {rest} more column{'s' if rest > 1 else ''}"
 
 
 def _order(fields, moved: int) -> str:
     """The struct's new column order; around `moved` only (with the total) when it is long."""
-    names = [f.name for f in fields]
-    if len(names) <= ORDER_IN_FULL:
-        return ", ".join(names)
-    i = next((k for k, f in enumerate(fields) if f.id == moved), 0)
-    lo, hi = max(0, i - WINDOW), min(len(names), i + WINDOW + 1)
-    window = ", ".join(f"{k + 1}. {names[k]}" for k in range(lo, hi))
-    return (f"{'…, ' if lo else ''}{window}{', …' if hi < len(names) else ''} ({len(names)} columns; "
+    n = len(fields)
+    if n <= ORDER_IN_FULL:
+        return ", ".join([f.name for f in fields])
+    # the first position holding `moved` (0 when none), found at C speed: a wide table's every name
+    # is not needed, only the window's
+    i = next(compress(count(), map(eq, map(_field_id, fields), repeat(moved))), 0)
+    lo, hi = max(0, i - WINDOW), min(n, i + WINDOW + 1)
+    window = ", ".join(f"{k}. {f.name}" for k, f in enumerate(islice(fields, lo, hi), lo + 1))
+    return (f"{'…, ' if lo else ''}{window}{', …' if hi < n else ''} ({n} columns; "
             "`icelint schema` on the migrations prints them all)")
+
+
+def _shifts(before: Schema, after: Schema, parent: int | None, limit: int) -> tuple[list[tuple[str, int, int]], int]:
+    """The first `limit` of `_shifted(before, after, parent)` (at least; maybe more), and how many it holds.
+
+    Exact shortcut (`_shifted` is the definition; tests/rules/test_column_reorder_fast.py compares
+    them): the same object at the same place from the start has not moved, nor from the end when the
+    lengths are equal (from the end with lengths differing by d: each moved by d, none need be listed
+    beyond the first `limit`). Field ids being unique, a field between those two runs was between
+    them in the old order too: only that window is compared.
+    """
+    old = _siblings(before, parent)
+    new = _siblings(after, parent)
+    if old is None or new is None:
+        return [], 0
+    n_old, n_new = len(old), len(new)
+    head = next(compress(count(), map(is_not, old, new)), min(n_old, n_new))
+    room = min(n_old, n_new) - head
+    tail = min(next(compress(count(), map(is_not, reversed(old), reversed(new))), room), room)
+    old_pos = {f.id: i for i, f in enumerate(islice(old, head, n_old - tail), head)}
+    out = [(f.name, old_pos[f.id], i) for i, f in enumerate(islice(new, head, n_new - tail), head)
+           if f.id in old_pos and old_pos[f.id] != i]
+    d = n_new - n_old
+    if not (d and tail):
+        return out, len(out)
+    total = len(out) + tail
+    if len(out) < limit:
+        start = n_new - tail
+        out += [(f.name, i - d, i) for i, f in enumerate(islice(new, start, start + limit - len(out)), start)]
+    return out, total
 
 
 def _shifted(before: Schema, after: Schema, parent: int | None) -> list[tuple[str, int, int]]:
@@ -126,6 +173,11 @@ def _shifted(before: Schema, after: Schema, parent: int | None) -> list[tuple[st
         return []
     old_pos = {f.id: i for i, f in enumerate(old)}
     return [(f.name, old_pos[f.id], i) for i, f in enumerate(new) if f.id in old_pos and old_pos[f.id] != i]
+
+
+def _top_with_id(fields, field_id: int):
+    """The field of `fields` with id `field_id`, or None (a scan at C speed)."""
+    return next(compress(fields, map(eq, map(_field_id, fields), repeat(field_id))), None)
 
 
 def _siblings(schema: Schema, parent: int | None):

@@ -46,10 +46,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         fields = list(ctx.after.schema.all_fields())
     else:
         fields = [(p, f) for p, f in ctx.diff.added] + [(p, f) for p, f, _ in ctx.diff.renamed]
-    spans = _spans(ctx)
+    spans = None  # built for the first dotted name only
     for path, f in fields:
         if "." not in f.name:
             continue
+        if spans is None:
+            spans = _spans(ctx)
         fixed = f.name.replace(".", "_")
         parent = ".".join(f"`{p}`" if "." in p else p for p in path[:-1])
         quoted = (parent + "." if parent else "") + f"`{f.name}`"

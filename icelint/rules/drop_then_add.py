@@ -95,11 +95,18 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
         return
     before, after = ctx.before.schema, ctx.after.schema
     d = ctx.diff
-    candidates = [(p, f, True) for p, f in d.added] + [(p, f, False) for p, f, _ in d.renamed]
-    if not candidates:
+    renamed = d.renamed if d.changed else ()
+    if not d.added and not renamed:
         return
+    replacing = False
+    for c in ctx.changes:
+        if isinstance(c, ch.ReplaceColumns):
+            replacing = True
+            break
+    if not replacing and not _any_former(ctx.history.former, d.added, renamed):
+        return  # no new or renamed field's name was ever dropped: no candidate below has a holder
+    candidates = [(p, f, True) for p, f in d.added] + [(p, f, False) for p, f, _ in renamed]
     added_paths = {p for p, _ in d.added}
-    replacing = any(isinstance(c, ch.ReplaceColumns) for c in ctx.changes)
     data = has_data(ctx.after)
     for path, f, is_new in candidates:
         dotted = ".".join(path)
@@ -122,6 +129,17 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
         else:
             kind = RENAME
         yield Readd(kind, path, f.id, is_new, holders[-1], replacing, imp)
+
+
+def _any_former(former: dict, added, renamed) -> bool:
+    """Whether the path of an added or renamed field is a key of `former` (loops: asked per statement)."""
+    for e in added:
+        if ".".join(e[0]).lower() in former:
+            return True
+    for e in renamed:
+        if ".".join(e[0]).lower() in former:
+            return True
+    return False
 
 
 def last_dropped(holders, after) -> list:
@@ -177,7 +195,12 @@ def readd_fix(ctx: RuleContext, r: Readd, help_: str):
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    for r in readds(ctx):
+    found = readds(ctx)
+    return _check(ctx, found) if found else ()  # most statements re-use no freed name: no generator then
+
+
+def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
+    for r in found:
         if r.kind != DATA:
             continue
         dotted = ".".join(r.path)

@@ -49,7 +49,12 @@ from icelint.rules.drop_then_add import EMPTY, readd_fix, readd_help, readds, sp
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    for r in readds(ctx):
+    found = readds(ctx)
+    return _check(ctx, found) if found else ()  # most statements re-use no freed name: no generator then
+
+
+def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
+    for r in found:
         if r.kind != EMPTY:
             continue
         dotted = ".".join(r.path)

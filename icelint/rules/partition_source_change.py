@@ -90,7 +90,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         from icelint.rules._fix_partition_names import with_fix
 
         return (with_fix(ctx, f) for f in findings(ctx) if f.rule == RULE.code)
-    return (f for f in findings(ctx) if f.rule == RULE.code)
+    found = findings(ctx)
+    return (f for f in found if f.rule == RULE.code) if found else ()
 
 
 def findings(ctx: RuleContext) -> list[Finding]:
@@ -104,7 +105,7 @@ def findings(ctx: RuleContext) -> list[Finding]:
 
 def _findings(ctx: RuleContext) -> Iterator[Finding]:
     table = ctx.table_name
-    if error_owner(ctx.outcome) == PARTITION_RULE:
+    if ctx.error is not None and error_owner(ctx.outcome) == PARTITION_RULE:
         e = ctx.error
         assert e is not None
         msg, help_ = _help_tables.partition_reject(ctx, e)
@@ -113,7 +114,10 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
     if not ctx.accepted or ctx.before is None or ctx.after is None:
         return
     before, after = ctx.before, ctx.after
-    yield from _source_changes(ctx, before, after)
+    for c in ctx.changes:  # (`_source_changes` looks for one first: a loop here spares a generator per statement)
+        if isinstance(c, _SOURCE_CHANGES):
+            yield from _source_changes(ctx, before, after)
+            break
     if after.spec is not before.spec or after.default_spec_id != before.default_spec_id:
         yield from _duplicate_field_ids(ctx, after)
 

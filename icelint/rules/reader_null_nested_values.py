@@ -51,6 +51,8 @@ def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
     o = ctx.outcome
     if not o.accepted or o.before is None or o.after is None or o.before.has_data is False:
         return
+    if not ctx.diff.added:
+        return
     added = [(path, f) for path, f in ctx.diff.added if f.type.is_nested]
     top = [".".join(p) for p, _ in added if not any(q != p and p[: len(q)] == q for q, _ in added)]
     if not top:

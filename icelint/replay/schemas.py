@@ -25,30 +25,38 @@ def commit_schema(
     if new_schema.fields == current.fields and set(new_schema.identifier_field_ids) == set(current.identifier_field_ids):
         return meta, None  # nothing changed (fields are shared objects: this compares by identity first)
     d = schema_diff(current, new_schema, changes_at)
-    new_schema.__dict__["field_count"] = current.field_count + len(d.added) - len(d.removed)
+    added, removed, replaced = d.added, d.removed, d.replaced_top
+    carried = new_schema.__dict__  # the derived values of `current`, moved on by the diff (as computed from scratch)
+    carried["field_count"] = current.field_count + len(added) - len(removed)
     id_xor = current.id_xor
-    for _, f in d.added:
+    for _, f in added:
         id_xor ^= f.id
-    for _, f in d.removed:
+    for _, f in removed:
         id_xor ^= f.id
-    new_schema.__dict__["id_xor"] = id_xor
-    top_hash = current.top_hash
-    for f, prev in d.replaced_top:
-        top_hash += hash(f) - hash(prev)
-    top_hash += sum(hash(f) for p, f in d.added if len(p) == 1) - sum(hash(f) for p, f in d.removed if len(p) == 1)
-    new_schema.__dict__["top_hash"] = top_hash
-    dotted = current.dotted_top
-    for f, prev in d.replaced_top:
-        dotted += ("." in f.name) - ("." in prev.name)
-    dotted += sum("." in f.name for p, f in d.added if len(p) == 1) - sum("." in f.name for p, f in d.removed if len(p) == 1)
-    new_schema.__dict__["dotted_top"] = dotted
-    nested = current.nested_top
-    tops_gone = [prev for _, prev in d.replaced_top] + [f for p, f in d.removed if len(p) == 1]
-    tops_new = [f for f, _ in d.replaced_top] + [f for p, f in d.added if len(p) == 1]
-    if tops_gone or tops_new:
-        gone = set(map(id, tops_gone))
-        nested = (*(f for f in nested if id(f) not in gone), *(f for f in tops_new if not f.type.is_primitive))
-    new_schema.__dict__["nested_top"] = nested
+    carried["id_xor"] = id_xor
+    top_hash, dotted, nested = current.top_hash, current.dotted_top, current.nested_top
+    if replaced or added or removed:
+        top_added = [f for p, f in added if len(p) == 1]
+        top_removed = [f for p, f in removed if len(p) == 1]
+        for f, prev in replaced:
+            top_hash += hash(f) - hash(prev)
+            dotted += ("." in f.name) - ("." in prev.name)
+        for f in top_added:
+            top_hash += hash(f)
+            dotted += "." in f.name
+        for f in top_removed:
+            top_hash -= hash(f)
+            dotted -= "." in f.name
+        # only struct, list and map columns are in `nested_top`: a primitive one gone or new leaves it as it is
+        gone = {id(prev) for _, prev in replaced if not prev.type.is_primitive}
+        gone.update(id(f) for f in top_removed if not f.type.is_primitive)
+        fresh = [f for f, _ in replaced if not f.type.is_primitive]
+        fresh += [f for f in top_added if not f.type.is_primitive]
+        if gone or fresh:
+            nested = (*(f for f in nested if id(f) not in gone), *fresh)
+    carried["top_hash"] = top_hash
+    carried["dotted_top"] = dotted
+    carried["nested_top"] = nested
     if meta.format_version < 3 and (d.added or d.changed):
         check_format_types(meta.format_version, (*d.added, *((p, new) for p, new, _ in d.changed)))
     schemas, schema = add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema))
@@ -62,17 +70,21 @@ def commit_schema(
         for spec in meta.specs:
             pt.check_spec_names(spec, schema, new_names)
     _check_binding(meta.spec, meta.sort_order, current, schema, d)
-    out = meta.evolve(
-        schemas=schemas,
-        current_schema_id=schema_id,
-        last_column_id=max(meta.last_column_id, last_column_id),
-        properties=_column_properties(meta, current, schema) if d.removed or renamed else meta.properties,
-    )
     index = meta.schema_index  # shared along the chain of states (see `schemas_like`)
     if schemas is not meta.schemas:
         index_schema(index, schema)
-    out.__dict__["schema_index"] = index
-    out.__dict__["schema"] = schema
+    # `meta.evolve(schemas=..., current_schema_id=..., last_column_id=..., properties=...)` with the
+    # derived values it would drop (`schema`, `schema_index`) set again: a copy of the state
+    out = object.__new__(TableMetadata)
+    state = out.__dict__
+    state.update(meta.__dict__)
+    state["schemas"] = schemas
+    state["current_schema_id"] = schema_id
+    state["last_column_id"] = max(meta.last_column_id, last_column_id)
+    if d.removed or renamed:
+        state["properties"] = _column_properties(meta, current, schema)
+    state["schema_index"] = index
+    state["schema"] = schema
     return out, d
 
 

@@ -219,8 +219,10 @@ class Schema:
                 if k not in table:
                     keep(k, None)
                     table[k] = f
-            get = table.get
-            undo[slot] = tuple(x for k, v in before.items() for x in (k, v, get(k)))  # flat: key, old, new, ...
+            flat: list = []  # key, old, new, ... (a loop: cheaper than a generator for the one or two entries)
+            for k, v in before.items():
+                flat += (k, v, table.get(k))
+            undo[slot] = tuple(flat)
             self.__dict__[attr] = table
         if len(self.__dict__.get("_lower_names", self.fields)) != len(self.fields):
             self.__dict__.pop("_lower_names", None)  # a case collision: first-wins order matters, rebuild

@@ -59,9 +59,9 @@ def commit_schema(
     carried["nested_top"] = nested
     if meta.format_version < 3 and (d.added or d.changed):
         check_format_types(meta.format_version, (*d.added, *((p, new) for p, new, _ in d.changed)))
-    schemas, schema = add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema))
+    schemas, schema = add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema), own=True)
     schema_id = schema.schema_id
-    if schema is not new_schema and schema.fields is new_schema.fields:
+    if schema.fields is new_schema.fields:  # `new_schema` itself, added (or an older schema of the same fields, reused)
         schema.carry_indexes(current, d)
         schema.__dict__["field_count"] = new_schema.field_count
     renamed = d.renamed
@@ -130,11 +130,13 @@ def check_format_types(version: int, fields: Iterable[tuple[Path, NestedField]])
 
 
 def add_schema(
-    schemas: tuple[Schema, ...], new: Schema, current_id: int, candidates: list[Schema] | None = None
+    schemas: tuple[Schema, ...], new: Schema, current_id: int, candidates: list[Schema] | None = None, own: bool = False
 ) -> tuple[tuple[Schema, ...], Schema]:
     """`reuseOrCreateNewSchemaId`: an identical schema is reused, else max(id) + 1.
 
     `candidates` (`TableMetadata.schemas_like`) narrows the search to the schemas of the same identity.
+    `own`: `new` is the caller's to change (made for this commit, held by nothing else): when added,
+    it takes the new schema id itself instead of being copied.
     """
     new_id = current_id
     for s in candidates if candidates is not None else schemas:
@@ -142,10 +144,14 @@ def add_schema(
             return schemas, s
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
     new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
-    added = Schema(new_id, new.fields, new.identifier_field_ids)
-    for carried in ("_identity", "field_count", "id_xor", "top_hash", "dotted_top", "nested_top"):  # computed for `new` already: the same for its copy
-        if carried in new.__dict__:
-            added.__dict__[carried] = new.__dict__[carried]
+    if own:
+        added = new
+        new.__dict__["schema_id"] = new_id  # a frozen dataclass: its fields live in the instance dict
+    else:
+        added = Schema(new_id, new.fields, new.identifier_field_ids)
+        for carried in ("_identity", "field_count", "id_xor", "top_hash", "dotted_top", "nested_top"):  # computed for `new` already: the same for its copy
+            if carried in new.__dict__:
+                added.__dict__[carried] = new.__dict__[carried]
     # a Chain shares its storage with the previous state's: N versions cost N slots, not N²/2
     return (schemas if isinstance(schemas, Chain) else Chain(schemas)).append(added), added
 

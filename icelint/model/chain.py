@@ -41,6 +41,8 @@ class Chain(Sequence):
         return self._n
 
     def __getitem__(self, i):  # type: ignore[override]
+        if i.__class__ is int and i == -1 and self._n:  # the newest (asked on every commit)
+            return self._items[self._n - 1]
         if isinstance(i, slice):
             return tuple(self._items[: self._n][i])
         n = self._n

@@ -250,8 +250,12 @@ def passes(s: Shape, meta: TableMetadata, case_sensitive: bool) -> bool:
     if s.listed is not None:  # `_Resolver.insert`: each listed name a column, once; every column given
         targets = []
         seen: set[str] = set()
+        schema = meta.schema
+        lower = schema.__dict__.get("_lower_names")  # the newest version's (`Schema.carry_indexes`)
         for name in s.listed:
-            f = meta.schema.top_level(name, case_sensitive)
+            f = lower.get(name.lower()) if lower is not None else None
+            if f is None or f.name != name:  # `top_level` returns an exact hit as it is: ask it only otherwise
+                f = schema.top_level(name, case_sensitive)
             if f is None:
                 return False
             key = f.name if case_sensitive else f.name.lower()

@@ -111,9 +111,13 @@ def _check_binding(spec: PartitionSpec, order: SortOrder, old: Schema, new: Sche
 def _sources_touched(sources: frozenset[int], d: SchemaDiff) -> bool:
     if not sources:
         return False
-    return any(f.id in sources for _, f in d.removed) or any(
-        new.id in sources and new.type != old.type for _, new, old in d.changed
-    )
+    for _, f in d.removed:  # loops, not generators: both lists are mostly empty
+        if f.id in sources:
+            return True
+    for _, new, old in d.changed:
+        if new.id in sources and new.type != old.type:
+            return True
+    return False
 
 
 def check_format_types(version: int, fields: Iterable[tuple[Path, NestedField]]) -> None:

@@ -177,7 +177,7 @@ class ColumnsMixin:
                     column=dotted(rparent + (name,)),
                 )
             here = added_here.setdefault(rparent, [])
-            if any((n == name) if self.case_sensitive else (n.lower() == name.lower()) for n in here):
+            if here and any((n == name) if self.case_sensitive else (n.lower() == name.lower()) for n in here):
                 raise ReplayError("duplicate-column", f"[COLUMN_ALREADY_EXISTS] The column `{dotted(rparent + (name,))}` already exists.", "spark", span=span)
             here.append(name)
         if col.required:

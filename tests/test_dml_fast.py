@@ -99,6 +99,23 @@ def test_shapes() -> None:
         assert dml_fast.shape(other) is None
 
 
+def test_rows_loop_reads_as_the_general_parser() -> None:
+    """`_Tokens.rows` (one loop over an INSERT's VALUES) gives the shape `comma_list(row)` gives."""
+    inserts = [sql for sql in statements() if sql.startswith("INSERT")]
+    rows = ["(1, 'a')", "(-1, DATE '2024-01-01')", "(TRUE, FALSE)", "(NULL)", "(1,)", "(1 2)", "()", "(-'x')",
+            "(DATE 1)", "(TIMESTAMP '2024-01-01')", "(- 3)", "((1))", "(1), ", "(1) (2)", "(x)", "(1", "1, 2"]  # fmt: skip
+    for a, b in itertools.product(rows, repeat=2):
+        inserts.append(f"INSERT INTO db.t VALUES {a}, {b}")
+        inserts.append(f"INSERT INTO db.t (a, b) VALUES {a}, {b};")
+        inserts.append(f"INSERT INTO db.t VALUES {a} {b}")
+    seen = {None: 0, "shape": 0}
+    for sql in inserts:
+        fast, general = dml_fast._shape(sql, True), dml_fast._shape(sql, False)
+        assert fast == general, sql
+        seen["shape" if fast is not None else None] += 1
+    assert seen["shape"] > 50 and seen[None] > 50  # both outcomes are exercised
+
+
 def test_same_findings_on_fixtures(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every fixture with DML: the findings with the fast path and with sqlglot's alone are equal."""
     from icelint.checker import lint_run

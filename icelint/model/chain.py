@@ -41,6 +41,8 @@ class Chain(Sequence):
         return self._n
 
     def __getitem__(self, i):  # type: ignore[override]
+        if i.__class__ is int and i == -1 and self._n:  # the newest (asked on every commit)
+            return self._items[self._n - 1]
         if isinstance(i, slice):
             return tuple(self._items[: self._n][i])
         n = self._n
@@ -276,6 +278,7 @@ def patch(
         return None
     spine = old._chunks
     edits: dict[int, list] = {}  # chunk index → its items, edited in place (None: deleted)
+    holes: set[int] = set()  # the edited chunks that lost an item
     for item, new in changed:
         place = old.place(item)
         if place is None:
@@ -285,10 +288,12 @@ def patch(
         if items is None:
             items = edits[ci] = list(spine[ci])
         items[j] = new
+        if new is None:
+            holes.add(ci)
     where = old._where if old._where is not None else _locate(spine)
     out = list(spine)
     for ci in sorted(edits, reverse=True):  # from the end: merging changes only later indexes
-        chunk = tuple(x for x in edits[ci] if x is not None)
+        chunk = tuple(x for x in edits[ci] if x is not None) if ci in holes else tuple(edits[ci])
         if not chunk:
             del out[ci]
             continue

@@ -97,7 +97,9 @@ def _match(
         path = new_prefix + (f.name,)
         if prev is None:
             out.added.append((path, f))
-            out.added.extend((path + p, x) for p, x in walk(children(f.type)))
+            kids = children(f.type)
+            if kids:  # a struct, list or map: its fields are new too
+                out.added.extend((path + p, x) for p, x in walk(kids))
             continue
         kept.add(f.id)
         if not new_prefix:
@@ -115,4 +117,6 @@ def _match(
         if f.id not in kept:
             path = old_prefix + (f.name,)
             out.removed.append((path, f))
-            out.removed.extend((path + p, x) for p, x in walk(children(f.type)))
+            kids = children(f.type)
+            if kids:
+                out.removed.extend((path + p, x) for p, x in walk(kids))

@@ -188,46 +188,54 @@ class Schema:
         added = [f for p, f in d.added if len(p) == 1]
         replaced = d.replaced_top
         undo: list = [self, None, None]  # `old`'s entries the patches overwrote (None: not carried), see `_older`
-        for slot, attr, key in ((1, "_lower_names", _lower), (2, "_top_ids", _id)):
-            table = _take_table(old, attr)
+        mine = self.__dict__
+        for slot, attr in ((1, "_lower_names"), (2, "_top_ids")):
+            table = old.__dict__.pop(attr, None)
             if table is None:
-                continue
+                table = _take_table(old, attr)  # from the LRU
+                if table is None:
+                    continue
+            by_name = slot == 1  # the key: the lower-cased name (`_lower`) or the id (`_id`), computed inline
             before: dict = {}  # key → its value in `old`'s table (None: absent), before any patch
             keep = before.setdefault
+            get = table.get
             moved = []  # replaced fields whose key changed (renames): delete all first, then insert
             for new, prev in replaced:
-                k = key(prev)
-                if table.get(k) is prev:
+                k = prev.name.lower() if by_name else prev.id
+                if get(k) is prev:
                     keep(k, prev)
-                    if key(new) == k:
+                    if (new.name.lower() if by_name else new.id) == k:
                         table[k] = new
                         continue
                     del table[k]
                 moved.append(new)
             for f in removed:
-                k = key(f)
-                if table.get(k) is f:
+                k = f.name.lower() if by_name else f.id
+                if get(k) is f:
                     keep(k, f)
                     del table[k]
             for f in moved:
-                k = key(f)
+                k = f.name.lower() if by_name else f.id
                 if k not in table:
                     keep(k, None)
                     table[k] = f
             for f in added:
-                k = key(f)
+                k = f.name.lower() if by_name else f.id
                 if k not in table:
                     keep(k, None)
                     table[k] = f
-            get = table.get
-            undo[slot] = tuple(x for k, v in before.items() for x in (k, v, get(k)))  # flat: key, old, new, ...
-            self.__dict__[attr] = table
-        if len(self.__dict__.get("_lower_names", self.fields)) != len(self.fields):
-            self.__dict__.pop("_lower_names", None)  # a case collision: first-wins order matters, rebuild
+            flat: list = []  # key, old, new, ... (a loop: cheaper than a generator for the one or two entries)
+            for k, v in before.items():
+                flat += (k, v, get(k))
+            undo[slot] = tuple(flat)
+            mine[attr] = table
+        lower = mine.get("_lower_names")
+        if lower is not None and len(lower) != len(self.fields):
+            del mine["_lower_names"]  # a case collision: first-wins order matters, rebuild
             undo[1] = None
         if undo[1] is not None or undo[2] is not None:
             old.__dict__["_undo"] = tuple(undo)
-            self.__dict__["_pred"] = old
+            mine["_pred"] = old
 
     def field_by_id(self, field_id: int) -> NestedField | None:
         top = self.top_field(field_id)

@@ -177,7 +177,7 @@ class ColumnsMixin:
                     column=dotted(rparent + (name,)),
                 )
             here = added_here.setdefault(rparent, [])
-            if any((n == name) if self.case_sensitive else (n.lower() == name.lower()) for n in here):
+            if here and any((n == name) if self.case_sensitive else (n.lower() == name.lower()) for n in here):
                 raise ReplayError("duplicate-column", f"[COLUMN_ALREADY_EXISTS] The column `{dotted(rparent + (name,))}` already exists.", "spark", span=span)
             here.append(name)
         if col.required:
@@ -196,7 +196,9 @@ class ColumnsMixin:
                 span=span,
             )
         sp.spark_type(col.type)  # unsupported types fail here, in Spark
-        self._check_nested_names(col.type, dotted(rparent + (name,)), span)
+        t = col.type
+        if t.fields or t.element is not None or t.key is not None or t.value is not None:  # else there is nothing to check
+            self._check_nested_names(t, dotted(rparent + (name,)), span)
         if col.after is not None:
             ref = rparent + (col.after[-1],)
             if self._try_resolve(schema, ref) is None and not any(

@@ -30,6 +30,7 @@ _COMPARE = {"EQ", "NEQ", "LT", "LTE", "GT", "GTE", "NULLSAFE_EQ"}
 _NAME = {"VAR", "IDENTIFIER"}
 _END = {"SEMICOLON"}
 _TYPED = {"DATE": "date", "TIMESTAMPTZ": "timestamp"}  # `DATE '...'`, `TIMESTAMP '...'` (sqlglot: a Cast)
+_LITERALS = {"NUMBER": "number", "STRING": None, "NULL": "null", "TRUE": "boolean", "FALSE": "boolean"}  # `_Tokens.literal`'s kinds
 T = TypeVar("T")
 
 
@@ -125,6 +126,42 @@ class _Tokens:
             self.predicate(names)
         self.done()
 
+    def rows(self) -> list[tuple[str | None, ...]]:
+        """`comma_list(row)` for an INSERT's `(literal, ...) [, (...)]` (`row` in `_shape`), as one loop
+        over the token kinds: a long VALUES list costs a few steps per value, not a few calls."""
+        toks, i, n = self.toks, self.i, len(self.toks)
+        out: list[tuple[str | None, ...]] = []
+        while True:
+            if i >= n or toks[i][0] != "L_PAREN":
+                raise _Stop
+            i += 1
+            values: list[str | None] = []
+            while True:  # `literal`
+                kind = toks[i][0] if i < n else None
+                if kind == "DASH" or kind in _TYPED:
+                    i += 1
+                    if i >= n or toks[i][0] != ("NUMBER" if kind == "DASH" else "STRING"):
+                        raise _Stop
+                    values.append("number" if kind == "DASH" else _TYPED[kind])
+                elif kind in _LITERALS:
+                    values.append(_LITERALS[kind])
+                else:
+                    raise _Stop
+                i += 1
+                if i < n and toks[i][0] == "COMMA":
+                    i += 1
+                    continue
+                break
+            if i >= n or toks[i][0] != "R_PAREN":
+                raise _Stop
+            i += 1
+            out.append(tuple(values))
+            if i < n and toks[i][0] == "COMMA":
+                i += 1
+                continue
+            self.i = i
+            return out
+
     def comma_list(self, item: Callable[[], T]) -> list[T]:
         """`item [, item ...]`."""
         out = [item()]
@@ -136,6 +173,12 @@ class _Tokens:
 @lru_cache(maxsize=4096)  # the parallel run's pre-check (parallel.py) and the replay ask for the same statements
 def shape(sql: str) -> Shape | None:
     """The statement's shape, or None when it is not one of the plain shapes."""
+    return _shape(sql, True)
+
+
+def _shape(sql: str, fast_rows: bool) -> Shape | None:
+    """`shape`; `fast_rows`: an INSERT's rows read by `_Tokens.rows` (else by `comma_list(row)`, the
+    general way, kept to test the two give the same)."""
     from icelint.syntax.tokenizer import new_tokenizer
 
     try:
@@ -180,7 +223,7 @@ def shape(sql: str) -> Shape | None:
                 t.take("R_PAREN")
                 return tuple(values)
 
-            rows = t.comma_list(row)
+            rows = t.rows() if fast_rows else t.comma_list(row)
             t.done()
             return Shape("insert", (), tuple(listed) if listed is not None else None, tuple(rows))
     except _Stop:
@@ -207,8 +250,12 @@ def passes(s: Shape, meta: TableMetadata, case_sensitive: bool) -> bool:
     if s.listed is not None:  # `_Resolver.insert`: each listed name a column, once; every column given
         targets = []
         seen: set[str] = set()
+        schema = meta.schema
+        lower = schema.__dict__.get("_lower_names")  # the newest version's (`Schema.carry_indexes`)
         for name in s.listed:
-            f = meta.schema.top_level(name, case_sensitive)
+            f = lower.get(name.lower()) if lower is not None else None
+            if f is None or f.name != name:  # `top_level` returns an exact hit as it is: ask it only otherwise
+                f = schema.top_level(name, case_sensitive)
             if f is None:
                 return False
             key = f.name if case_sensitive else f.name.lower()

@@ -76,9 +76,8 @@ class SchemaUpdate:
         self.added_parent: dict[int, int] = {}  # parents of fields added by this update
         self.added_ids: set[int] = set()
         self.moves: dict[int, list[_Move]] = {}
-        self.identifier_names: set[Path] = {
-            p for p in (schema.path_of(i) for i in schema.identifier_field_ids) if p is not None
-        }
+        ids = schema.identifier_field_ids
+        self.identifier_names: set[Path] = {p for p in (schema.path_of(i) for i in ids) if p is not None} if ids else set()
 
     # ------------------------------------------------------------------ helpers
     def _find(self, path: Path) -> NestedField | None:
@@ -252,7 +251,7 @@ class SchemaUpdate:
     def apply(self) -> Schema:
         """The new schema (schema id still the old one; the table assigns it). Raises ReplayError."""
         schema = self.schema
-        for name in sorted(self.identifier_names):
+        for name in sorted(self.identifier_names) if self.identifier_names else ():
             f = schema.find(name)
             if f is not None:
                 if f.id in self.deletes:

@@ -25,35 +25,43 @@ def commit_schema(
     if new_schema.fields == current.fields and set(new_schema.identifier_field_ids) == set(current.identifier_field_ids):
         return meta, None  # nothing changed (fields are shared objects: this compares by identity first)
     d = schema_diff(current, new_schema, changes_at)
-    new_schema.__dict__["field_count"] = current.field_count + len(d.added) - len(d.removed)
+    added, removed, replaced = d.added, d.removed, d.replaced_top
+    carried = new_schema.__dict__  # the derived values of `current`, moved on by the diff (as computed from scratch)
+    carried["field_count"] = current.field_count + len(added) - len(removed)
     id_xor = current.id_xor
-    for _, f in d.added:
+    for _, f in added:
         id_xor ^= f.id
-    for _, f in d.removed:
+    for _, f in removed:
         id_xor ^= f.id
-    new_schema.__dict__["id_xor"] = id_xor
-    top_hash = current.top_hash
-    for f, prev in d.replaced_top:
-        top_hash += hash(f) - hash(prev)
-    top_hash += sum(hash(f) for p, f in d.added if len(p) == 1) - sum(hash(f) for p, f in d.removed if len(p) == 1)
-    new_schema.__dict__["top_hash"] = top_hash
-    dotted = current.dotted_top
-    for f, prev in d.replaced_top:
-        dotted += ("." in f.name) - ("." in prev.name)
-    dotted += sum("." in f.name for p, f in d.added if len(p) == 1) - sum("." in f.name for p, f in d.removed if len(p) == 1)
-    new_schema.__dict__["dotted_top"] = dotted
-    nested = current.nested_top
-    tops_gone = [prev for _, prev in d.replaced_top] + [f for p, f in d.removed if len(p) == 1]
-    tops_new = [f for f, _ in d.replaced_top] + [f for p, f in d.added if len(p) == 1]
-    if tops_gone or tops_new:
-        gone = set(map(id, tops_gone))
-        nested = (*(f for f in nested if id(f) not in gone), *(f for f in tops_new if not f.type.is_primitive))
-    new_schema.__dict__["nested_top"] = nested
-    if meta.format_version < 3 and (d.added or d.changed):
+    carried["id_xor"] = id_xor
+    top_hash, dotted, nested = current.top_hash, current.dotted_top, current.nested_top
+    if replaced or added or removed:
+        top_added = [f for p, f in added if len(p) == 1]
+        top_removed = [f for p, f in removed if len(p) == 1]
+        for f, prev in replaced:
+            top_hash += hash(f) - hash(prev)
+            dotted += ("." in f.name) - ("." in prev.name)
+        for f in top_added:
+            top_hash += hash(f)
+            dotted += "." in f.name
+        for f in top_removed:
+            top_hash -= hash(f)
+            dotted -= "." in f.name
+        # only struct, list and map columns are in `nested_top`: a primitive one gone or new leaves it as it is
+        gone = {id(prev) for _, prev in replaced if not prev.type.is_primitive}
+        gone.update(id(f) for f in top_removed if not f.type.is_primitive)
+        fresh = [f for f, _ in replaced if not f.type.is_primitive]
+        fresh += [f for f in top_added if not f.type.is_primitive]
+        if gone or fresh:
+            nested = (*(f for f in nested if id(f) not in gone), *fresh)
+    carried["top_hash"] = top_hash
+    carried["dotted_top"] = dotted
+    carried["nested_top"] = nested
+    if meta.format_version < 3 and (added or d.changed) and _any_v3_type(added, d.changed):
         check_format_types(meta.format_version, (*d.added, *((p, new) for p, new, _ in d.changed)))
-    schemas, schema = add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema))
+    schemas, schema = add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema), own=True)
     schema_id = schema.schema_id
-    if schema is not new_schema and schema.fields is new_schema.fields:
+    if schema.fields is new_schema.fields:  # `new_schema` itself, added (or an older schema of the same fields, reused)
         schema.carry_indexes(current, d)
         schema.__dict__["field_count"] = new_schema.field_count
     renamed = d.renamed
@@ -62,17 +70,21 @@ def commit_schema(
         for spec in meta.specs:
             pt.check_spec_names(spec, schema, new_names)
     _check_binding(meta.spec, meta.sort_order, current, schema, d)
-    out = meta.evolve(
-        schemas=schemas,
-        current_schema_id=schema_id,
-        last_column_id=max(meta.last_column_id, last_column_id),
-        properties=_column_properties(meta, current, schema) if d.removed or renamed else meta.properties,
-    )
     index = meta.schema_index  # shared along the chain of states (see `schemas_like`)
     if schemas is not meta.schemas:
         index_schema(index, schema)
-    out.__dict__["schema_index"] = index
-    out.__dict__["schema"] = schema
+    # `meta.evolve(schemas=..., current_schema_id=..., last_column_id=..., properties=...)` with the
+    # derived values it would drop (`schema`, `schema_index`) set again: a copy of the state
+    out = object.__new__(TableMetadata)
+    state = out.__dict__
+    state.update(meta.__dict__)
+    state["schemas"] = schemas
+    state["current_schema_id"] = schema_id
+    state["last_column_id"] = max(meta.last_column_id, last_column_id)
+    if d.removed or renamed:
+        state["properties"] = _column_properties(meta, current, schema)
+    state["schema_index"] = index
+    state["schema"] = schema
     return out, d
 
 
@@ -99,9 +111,13 @@ def _check_binding(spec: PartitionSpec, order: SortOrder, old: Schema, new: Sche
 def _sources_touched(sources: frozenset[int], d: SchemaDiff) -> bool:
     if not sources:
         return False
-    return any(f.id in sources for _, f in d.removed) or any(
-        new.id in sources and new.type != old.type for _, new, old in d.changed
-    )
+    for _, f in d.removed:  # loops, not generators: both lists are mostly empty
+        if f.id in sources:
+            return True
+    for _, new, old in d.changed:
+        if new.id in sources and new.type != old.type:
+            return True
+    return False
 
 
 def check_format_types(version: int, fields: Iterable[tuple[Path, NestedField]]) -> None:
@@ -117,12 +133,32 @@ def check_format_types(version: int, fields: Iterable[tuple[Path, NestedField]])
         raise ReplayError("unsupported-type", f"Invalid schema for v{version}:\n- " + "\n- ".join(problems), "iceberg")
 
 
+def _any_v3_type(added: list, changed: list) -> bool:
+    """Would `check_format_types` find a problem among the added fields and the changed ones' new types?"""
+    for _, f in added:
+        t = f.type
+        if isinstance(t, PrimitiveType) and _v3_name(t.name):
+            return True
+    for _, f, _ in changed:
+        t = f.type
+        if isinstance(t, PrimitiveType) and _v3_name(t.name):
+            return True
+    return False
+
+
+def _v3_name(name: str) -> bool:
+    """`name.split("(")[0] in V3_ONLY`, without the split for names with no parameters."""
+    return name in V3_ONLY or ("(" in name and name.split("(")[0] in V3_ONLY)
+
+
 def add_schema(
-    schemas: tuple[Schema, ...], new: Schema, current_id: int, candidates: list[Schema] | None = None
+    schemas: tuple[Schema, ...], new: Schema, current_id: int, candidates: list[Schema] | None = None, own: bool = False
 ) -> tuple[tuple[Schema, ...], Schema]:
     """`reuseOrCreateNewSchemaId`: an identical schema is reused, else max(id) + 1.
 
     `candidates` (`TableMetadata.schemas_like`) narrows the search to the schemas of the same identity.
+    `own`: `new` is the caller's to change (made for this commit, held by nothing else): when added,
+    it takes the new schema id itself instead of being copied.
     """
     new_id = current_id
     for s in candidates if candidates is not None else schemas:
@@ -130,10 +166,14 @@ def add_schema(
             return schemas, s
     # schemas are kept in id order (metadata is read sorted by id), so the last holds the highest id
     new_id = max(new_id, schemas[-1].schema_id + 1 if schemas else 0)
-    added = Schema(new_id, new.fields, new.identifier_field_ids)
-    for carried in ("_identity", "field_count", "id_xor", "top_hash", "dotted_top", "nested_top"):  # computed for `new` already: the same for its copy
-        if carried in new.__dict__:
-            added.__dict__[carried] = new.__dict__[carried]
+    if own:
+        added = new
+        new.__dict__["schema_id"] = new_id  # a frozen dataclass: its fields live in the instance dict
+    else:
+        added = Schema(new_id, new.fields, new.identifier_field_ids)
+        for carried in ("_identity", "field_count", "id_xor", "top_hash", "dotted_top", "nested_top"):  # computed for `new` already: the same for its copy
+            if carried in new.__dict__:
+                added.__dict__[carried] = new.__dict__[carried]
     # a Chain shares its storage with the previous state's: N versions cost N slots, not N²/2
     return (schemas if isinstance(schemas, Chain) else Chain(schemas)).append(added), added
 

@@ -424,10 +424,6 @@ def _search(field_id: int, todo: list) -> NestedField | None:
     return None
 
 
-def _lower(f: NestedField) -> str:
-    return f.name.lower()
-
-
 _UNDO_STEPS = 8  # how far `_older` walks towards the newest version before building the table instead
 
 
@@ -456,10 +452,6 @@ def _older(schema: Schema, attr: str, slot: int, key: Any) -> NestedField | None
         if table is not None:
             return table.get(key)
     return getattr(schema, attr).get(key)
-
-
-def _id(f: NestedField) -> int:
-    return f.id
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,8 @@ _RANKS = {"info": 0, "warning": 1, "error": 2}
 
 @dataclass(frozen=True)
 class Finding:
+    """One problem found: the rule, where (1-based line and column, end exclusive), the message, the help and the fix."""
+
     rule: str  # ICE001
     name: str  # drop-then-add
     severity: Severity

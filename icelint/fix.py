@@ -27,6 +27,8 @@ class Applicability(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Edit:
+    """Replace text[start:end] of one file with `content` (an insertion when start == end)."""
+
     start: int  # character offset of the first replaced character
     end: int  # character offset after the last replaced character (== start for an insertion)
     content: str
@@ -57,6 +59,8 @@ class Edit:
 
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """The edits that fix one finding, with how safe they are to apply and what they do."""
+
     applicability: Applicability
     message: str
     edits: tuple[Edit, ...]

@@ -29,6 +29,8 @@ BOM = "\ufeff"
 
 @dataclass(frozen=True)
 class Mode:
+    """What the run does with fixes: apply them, include the unsafe ones, or only show the diff."""
+
     fix: bool = False  # --fix / `fix = true`: write the fixed files (stdin: print the fixed SQL)
     unsafe: bool = False  # --unsafe-fixes / `unsafe-fixes = true`: unsafe fixes apply too
     diff: bool = False  # --diff: print what --fix would change, write nothing
@@ -160,6 +162,8 @@ def counts(findings: Iterable[Finding], unsafe: bool) -> tuple[int, int]:
 
 @dataclass
 class Result:
+    """What applying fixes did: the report of the fixed text and the texts before and after."""
+
     report: object  # the Report of the fixed text: what is left
     originals: dict[str, str] = field(default_factory=dict)  # path → text before any fix (changed files only)
     texts: dict[str, str] = field(default_factory=dict)  # path → the fixed text (changed files only)

@@ -31,6 +31,8 @@ PROGRESS_MIN_FILES = 20  # fewer files parse in well under a second: no bar
 
 @dataclass
 class Plan:
+    """The files a run reads, in replay order, and which of them are under review (the rest is applied history)."""
+
     files: list[Path]  # everything to read, in replay order
     pending: list[Path]  # the files under review, in replay order (a subset of `files`)
     # pending files that came from a folder checked as a whole (each is its own deployment)

@@ -18,6 +18,8 @@ from icelint.syntax.parser import parse_file
 
 @dataclass
 class Parsed:
+    """Parsed and lowered files: their sources, syntax trees and the steps the replay applies."""
+
     sources: list[SourceFile]
     files: list[ParsedFile]
     steps: list[ch.Step]
@@ -42,6 +44,8 @@ class Parsed:
 
 @dataclass
 class Run:
+    """A replayed run: the parsed files, their steps, and what the replay made of each."""
+
     sources: list[SourceFile]
     parsed: list[ParsedFile]
     steps: list[ch.Step]

@@ -36,6 +36,8 @@ class Span(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
+    """A file's path as given and its text."""
+
     path: str
     text: str
 

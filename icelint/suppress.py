@@ -42,6 +42,8 @@ _DIRECTIVE = re.compile(r"^icelint\s*:\s*(?P<kind>ignore-file|ignore)(?![\w-])(?
 
 @dataclass
 class Directive:
+    """One `-- icelint: ignore` comment: where it is, whether it covers the whole file, and the rules it names."""
+
     path: str
     span: Span
     file_level: bool
@@ -166,6 +168,8 @@ def collect(parsed: ParsedFile, index: _FileIndex) -> list[Directive]:
 
 @dataclass
 class Outcome:
+    """Findings after suppressions: those to report and those waived inline."""
+
     findings: list[Finding]  # to report, sorted
     suppressed: list[Finding]  # waived inline, sorted, each with its `suppressed_reason`
 

@@ -19,6 +19,8 @@ class ConfigError(InputError):
 
 @dataclass(frozen=True)
 class Config:
+    """The effective configuration of a run: `[tool.icelint]` with the command line applied over it."""
+
     path: Path | None = None  # the pyproject.toml read, if any
     root: Path = field(default_factory=Path.cwd)  # relative paths in the file are relative to this
     migrations: Path | None = None

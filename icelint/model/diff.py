@@ -19,6 +19,8 @@ ROOT = -1  # the id of the schema's own struct in `changes_at` (`SchemaUpdate` r
 
 @dataclass
 class SchemaDiff:
+    """What one schema change did, by field id: fields added, removed and changed, with their paths."""
+
     added: list[tuple[Path, NestedField]] = field(default_factory=list)  # new field ids (nested ones too)
     removed: list[tuple[Path, NestedField]] = field(default_factory=list)  # ids gone (nested ones too)
     changed: list[tuple[Path, NestedField, NestedField]] = field(default_factory=list)  # (path now, new, old)

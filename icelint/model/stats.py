@@ -25,6 +25,8 @@ SIDECAR_FORMAT = "icelint-stats/1"
 
 @dataclass(frozen=True)
 class TableStats:
+    """Data counts of one snapshot, read from its manifests: files, rows and non-null values per field id."""
+
     snapshot_id: int | None
     data_files: int
     records: int

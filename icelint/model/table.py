@@ -136,6 +136,8 @@ def _take_table(schema: Any, name: str) -> Any:
 
 @dataclass(frozen=True)
 class Schema:
+    """One schema version of a table: its columns (nested fields with permanent ids) and its identifier fields."""
+
     schema_id: int
     fields: tuple[NestedField, ...]
     identifier_field_ids: tuple[int, ...] = ()
@@ -456,6 +458,8 @@ def _older(schema: Schema, attr: str, slot: int, key: Any) -> NestedField | None
 
 @dataclass(frozen=True, slots=True)
 class PartitionField:
+    """One field of a partition spec: a transform of a source column, with the partition field's own id and name."""
+
     source_id: int
     field_id: int
     name: str
@@ -470,6 +474,8 @@ class PartitionField:
 
 @dataclass(frozen=True, slots=True)
 class PartitionSpec:
+    """A partition spec: its id and its fields (a table keeps every spec it ever had)."""
+
     spec_id: int
     fields: tuple[PartitionField, ...] = ()
 
@@ -492,6 +498,8 @@ class PartitionSpec:
 
 @dataclass(frozen=True, slots=True)
 class SortField:
+    """One term of a sort order: a transform of a source column, its direction and where nulls go."""
+
     transform: str
     source_id: int
     direction: str  # asc | desc
@@ -507,6 +515,8 @@ class SortField:
 
 @dataclass(frozen=True, slots=True)
 class SortOrder:
+    """A sort order (the table's write order): its id and its terms; order 0 is unsorted."""
+
     order_id: int
     fields: tuple[SortField, ...] = ()
 
@@ -516,6 +526,8 @@ class SortOrder:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
+    """One snapshot of the table: its id, the schema it was written with, and when."""
+
     snapshot_id: int
     schema_id: int | None
     timestamp_ms: int

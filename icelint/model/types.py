@@ -42,6 +42,8 @@ class PrimitiveType(Type):
 
 @dataclass(frozen=True, slots=True)
 class DecimalType(PrimitiveType):
+    """decimal(precision, scale)."""
+
     precision: int = 0
     scale: int = 0
 
@@ -52,6 +54,8 @@ class DecimalType(PrimitiveType):
 
 @dataclass(frozen=True, slots=True)
 class FixedType(PrimitiveType):
+    """fixed[length]: a byte array of a fixed length."""
+
     length: int = 0
 
     @staticmethod
@@ -114,6 +118,8 @@ V3_ONLY = frozenset({"timestamp_ns", "timestamptz_ns", "unknown", "variant", "ge
 
 @dataclass(frozen=True)
 class NestedField:
+    """A column or a nested field: its permanent id, its name, its type, required or not, and its comment."""
+
     id: int
     name: str
     type: Type
@@ -140,6 +146,8 @@ class NestedField:
 
 @dataclass(frozen=True)
 class StructType(Type):
+    """struct<...>: its fields, in order."""
+
     fields: tuple[NestedField, ...]
 
     def __hash__(self) -> int:
@@ -174,6 +182,8 @@ class StructType(Type):
 
 @dataclass(frozen=True, slots=True)
 class ListType(Type):
+    """array<element>: the element's own field id and type."""
+
     element_id: int
     element: Type
     element_required: bool = False
@@ -200,6 +210,8 @@ class ListType(Type):
 
 @dataclass(frozen=True, slots=True)
 class MapType(Type):
+    """map<key, value>: the key's and the value's own field ids and types."""
+
     key_id: int
     key: Type
     value_id: int

@@ -46,6 +46,8 @@ class Does(str, Enum):
 
 @dataclass(frozen=True)
 class Behaviour:
+    """What one reader does with one kind of table content, and the measurement that shows it."""
+
     does: Does
     evidence: str  # the measurement: `tests/readers/cases.py::<case>` (and the docs section)
     detail: str = ""  # FAILS: the reader's exact error line; WRONG: what it reads instead
@@ -57,6 +59,8 @@ class Behaviour:
 
 @dataclass(frozen=True)
 class Profile:
+    """A reader (ClickHouse, pyiceberg): how it was measured and what it does, per kind and format version."""
+
     name: str  # as written in `readers = [...]` and `--readers`
     title: str  # as a sentence names it: "ClickHouse"
     measured_with: str  # engine, version and the read call measured

@@ -23,6 +23,8 @@ from icelint.model.table import TableMetadata
 
 @dataclass(frozen=True)
 class Deployments:
+    """Which files deploy together: data can appear between deployments, not within one."""
+
     epochs: Mapping[str, int]  # file path → deployment number (files of one batch share it)
     applied: frozenset[str] = field(default_factory=frozenset)  # context files: applied history
 

@@ -58,6 +58,8 @@ class Outcome(NamedTuple):
 
 @dataclass
 class ReplayResult:
+    """The outcome of every step, the tables' final states, and what the replay could not know."""
+
     outcomes: list[Outcome]
     tables: dict[str, TableMetadata | None]  # final states; None: dropped
     initial: dict[str, TableMetadata]

@@ -60,6 +60,8 @@ def _iae(message: str, kind: str, **kw) -> ReplayError:
 
 @dataclass
 class _Move:
+    """A pending FIRST / AFTER move of a column, applied when the update is committed."""
+
     field_id: int
     kind: str  # first | after
     ref_id: int | None = None

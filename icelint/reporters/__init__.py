@@ -11,6 +11,8 @@ from icelint.source import SourceFile
 
 @dataclass
 class Report:
+    """Everything a reporter prints: the findings, the files checked, the statements and the suppressed findings."""
+
     findings: list[Finding]  # sorted
     sources: list[SourceFile]
     statements: int

@@ -23,6 +23,8 @@ SKIPPED = "skipped"  # the step could not be replayed (unknown table or schema)
 
 @dataclass(frozen=True)
 class Rule:
+    """A rule: its code, name, default severity, check function, documentation and the changes that trigger it."""
+
     code: str
     name: str
     severity: Severity
@@ -148,6 +150,8 @@ class TableHistory:
 
 @dataclass
 class RuleContext:
+    """What a rule sees of one step: the outcome, the run's result, the table's history and its name as written."""
+
     outcome: Outcome
     result: ReplayResult
     history: TableHistory

@@ -37,6 +37,8 @@ def _stderr(message: str) -> None:
 
 @dataclass
 class StateOptions:
+    """Where table state comes from: the state-source options of the command line and the configuration."""
+
     metadata: list[str] = field(default_factory=list)  # "FILE" or "db.table=FILE"
     table_dirs: list[str] = field(default_factory=list)  # "DIR" or "db.table=DIR"
     warehouse: str | None = None  # Hadoop layout: table db.t → DIR/db/t

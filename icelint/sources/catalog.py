@@ -29,6 +29,8 @@ _MISSING = ("NoSuchTableError", "NoSuchIcebergTableError", "NoSuchNamespaceError
 
 @dataclass(frozen=True)
 class CatalogTable:
+    """A table's state as a pyiceberg catalog gave it: the metadata, its JSON as stored and its location."""
+
     metadata: TableMetadata
     data: bytes  # the metadata.json as stored (decompressed)
     origin: str  # the metadata file location

@@ -36,12 +36,16 @@ HINT = "version-hint.text"
 
 @dataclass(frozen=True)
 class Candidate:
+    """A metadata file found in a table directory, with its version number."""
+
     path: Path
     version: int
 
 
 @dataclass(frozen=True)
 class Choice:
+    """The metadata file chosen for a table directory, and why."""
+
     path: Path
     reason: str
 

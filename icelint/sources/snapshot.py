@@ -53,6 +53,8 @@ _MISSING = object()
 
 @dataclass
 class SnapshotResult:
+    """What `icelint snapshot` did for one table (written, unchanged, differs, missing) and the file."""
+
     key: str
     path: Path
     status: str  # "written", "unchanged", "same", "differs", "missing"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from icelint import changes as ch
 from icelint.model import types as it
+from icelint.rules import _small_schema as small
 from icelint.rules._help import column_sql, free_name, ident, path_sql, replace_at, sql, table_sql, type_sql
 
 
@@ -46,7 +47,7 @@ def _find_drop_outcome(ctx, field_id: int):
         o = outcomes[k]
         if o.table != ctx.outcome.table or not o.accepted or o.before is None or o.after is None:
             continue
-        if o.before.schema.field_by_id(field_id) is not None and o.after.schema.field_by_id(field_id) is None:
+        if small.has_id(o.before.schema, field_id) and not small.has_id(o.after.schema, field_id):
             return o
     return None
 
@@ -61,16 +62,16 @@ def drop_instead_of(table: str, outcome, field_id: int, new_name: str) -> list[s
     if not all(isinstance(c, ch.DeleteColumn) for c in step.changes):
         return None
     before = outcome.before.schema
-    path = before.path_of(field_id)
+    path = small.path_of(before, field_id)
     if path is None:
         return None
     t = table_sql(table)
     out = [f"ALTER TABLE {t} RENAME COLUMN {path_sql(path)} TO {ident(new_name)}"]
     rest = []
     for c in step.changes:
-        f = before.find(c.path, case_sensitive=False)
+        f = small.find(before, c.path)
         if f is not None and f.id != field_id:
-            rest.append(path_sql(before.path_of(f.id) or c.path))
+            rest.append(path_sql(small.path_of(before, f.id) or c.path))
     if rest:
         out.append(f"ALTER TABLE {t} DROP COLUMN{'S' if len(rest) > 1 else ''} {', '.join(rest)}")
     return out
@@ -87,14 +88,14 @@ def with_column_renamed(ctx, path: tuple[str, ...], new_leaf: str) -> list[str] 
         if not isinstance(c, ch.AddColumn):
             return None
         spec = c.column
-        f = after.find(spec.path, case_sensitive=False)
+        f = small.find(after, spec.path)
         if f is None:
             return None
-        real = after.path_of(f.id) or spec.path
+        real = small.path_of(after, f.id) or spec.path
         name = list(real)
         if tuple(p.lower() for p in real) == low:
             name[-1] = new_leaf
-        elif any(after.field_by_id(h.field_id) is None for h in ctx.history.former.get(".".join(real).lower(), ())):
+        elif any(not small.has_id(after, h.field_id) for h in ctx.history.former.get(".".join(real).lower(), ())):
             name[-1] = free_column_name(ctx, real[:-1], real[-1], also=(new_leaf,))
         text = column_sql(name, f)
         if spec.first:
@@ -194,7 +195,7 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     parts = [first]
     drop = drop_outcome(ctx, old.field_id)
     if drop is not None:
-        aside = drop.before.schema.name_of(old.field_id)
+        aside = small.name_of(drop.before.schema, old.field_id)
         aside_leaf = free_column_name(ctx, path[:-1], (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
         stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
         if stmts is not None:
@@ -306,7 +307,7 @@ def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: li
 
 def drop_aside_help(ctx, field_id: int) -> str:
     """ICE011: rename the column aside instead of dropping it (other columns of the statement still dropped)."""
-    path = ctx.before.schema.path_of(field_id) or ()
+    path = small.path_of(ctx.before.schema, field_id) or ()
     base = (path[-1] if path else "col") + "_deprecated"
     new = free_column_name(ctx, path[:-1], base, ("", "_2", "_3"))
     stmts = drop_instead_of(ctx.table_name, ctx.outcome, field_id, new)

@@ -209,12 +209,8 @@ def unified_diff(path: str, old: str, new: str) -> str:
 
 def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
     """The lines a fix changes, as (`-` or `+`, the line shown: `-` lines numbered like the file)."""
-    edits = fix.edits
-    if len(edits) == 1:
-        first, last = edits[0].start, edits[0].end
-    else:
-        first = min(e.start for e in edits)
-        last = max(e.end for e in edits)
+    first = min(e.start for e in fix.edits)
+    last = max(e.end for e in fix.edits)
     rs = text.rfind("\n", 0, first) + 1
     nl = text.find("\n", last)
     re_ = len(text) if nl < 0 else nl
@@ -256,10 +252,10 @@ def _line_of(text: str, offset: int) -> int:
             found.append(i)
             i = text.find("\n", i + 1)
         _newlines = (text, found)
-    return _bisect_left(_newlines[1], offset) + 1
+    from bisect import bisect_left
 
+    return bisect_left(_newlines[1], offset) + 1
 
-from bisect import bisect_left as _bisect_left  # noqa: E402 - a C module Python itself imports at start
 
 _newlines: tuple[str, list[int]] | None = None  # (the text, the offsets of its newlines)
 

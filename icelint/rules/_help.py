@@ -68,21 +68,6 @@ _ACTIONS = ("ALTER", "CREATE", "DROP", "REPLACE", "INSERT", "UPDATE", "DELETE", 
 def proposals(help_text: str) -> list[tuple[tuple[str, int] | None, str]]:
     """The SQL a help line proposes: (None for the flagged statement, or (path, line)) and the SQL."""
     out: list[tuple[tuple[str, int] | None, str]] = []
-    if "``" not in help_text:
-        # single backticks only: `_BACKTICKED` matches the 1st and 2nd backtick, the 3rd and 4th, ...
-        # (its pieces between, never empty): what lies between is every odd piece of a split
-        pieces = help_text.split("`")
-        last = len(pieces) - 1
-        pos = 0  # where pieces[i] starts
-        for i, piece in enumerate(pieces):
-            if i & 1 and i < last:
-                text = piece.strip()
-                if _is_statements(text):
-                    at = pos - 1  # its opening backtick
-                    t = _TARGET.search(help_text[:at]) if help_text.endswith((" with ", " with \n"), 0, at) else None
-                    out.append(((t.group("path"), int(t.group("line"))) if t else None, text))
-            pos += len(piece) + 1
-        return out
     for m in _BACKTICKED.finditer(help_text):
         text = (m.group("double") or m.group("single")).strip()
         if not _is_statements(text):

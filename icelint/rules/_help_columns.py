@@ -156,22 +156,18 @@ def free_column_name(ctx, parent: tuple[str, ...], base: str, suffixes: tuple[st
         return free_name(taken_names(ctx, parent) + list(also), base, suffixes)
     prefix = ".".join(parent).lower() + "." if parent else ""
     former = ctx.history.former  # lower-case paths
+    extra = {a.lower() for a in also}
     before, after = ctx.before.schema, ctx.after.schema
     if parent or len(before.fields) + len(after.fields) <= SMALL_TABLE:
         # a struct's fields, or a narrow table's columns: a set of their names costs less than
         # lookups in older versions' indexes
-        sibs = set(map(str.lower, also))
+        sibs = set(extra)
         for schema in (before, after):
             sibs.update(map(str.lower, map(_field_name, _level(schema, parent))))
-        for s in suffixes:  # the loop below with `taken` inlined (the first suffix is mostly free)
-            low = (base + s).lower()
-            if low not in sibs and ("." in low or prefix + low not in former):
-                return base + s
 
         def taken(low: str) -> bool:
             return low in sibs or ("." not in low and prefix + low in former)
     else:
-        extra = {a.lower() for a in also}
 
         def taken(low: str) -> bool:
             return (

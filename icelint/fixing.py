@@ -225,10 +225,16 @@ def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
     else:
         shifted = [replace(e, start=e.start - rs, end=e.end - rs) for e in fix.edits]
         new_region, _ = apply_fixes(old_region, [replace(fix, edits=tuple(shifted))])
-    old_lines = [ln.rstrip("\r") for ln in old_region.split("\n")]
-    new_lines = [ln.rstrip("\r") for ln in new_region.split("\n")]
+    if "\r" in old_region or "\r" in new_region:
+        old_lines = [ln.rstrip("\r") for ln in old_region.split("\n")]
+        new_lines = [ln.rstrip("\r") for ln in new_region.split("\n")]
+    else:  # nothing to strip (the usual case)
+        old_lines, new_lines = old_region.split("\n"), new_region.split("\n")
     row = _line_of(text, rs)
     width = len(str(row + len(old_lines)))
+    if len(old_lines) == 1 and len(new_lines) == 1 and old_lines[0] != new_lines[0]:
+        # one line replaced by one other: the general case below, without the set and the loops
+        return [("-", f"{row:>{width}} - {old_lines[0]}"), ("+", f"{'':>{width}} + {new_lines[0]}")]
     if set(old_lines).isdisjoint(new_lines):
         # no line in common: difflib's only opcode replaces them all (the usual case, a statement
         # rewritten); tests/test_speed2k_equivalence.py compares this with difflib
@@ -249,7 +255,13 @@ def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
 def _line_of(text: str, offset: int) -> int:
     """`text.count("\n", 0, offset) + 1`, from the text's newline offsets (found once per text:
     the report previews every fix of a file)."""
-    global _newlines
+    global _newlines, _last_line
+    last = _last_line
+    if last[0] is text and last[1] <= offset <= last[1] + 4096:
+        # just after the previous ask (the report previews a file's fixes in order): count the rest
+        line = last[2] + text.count("\n", last[1], offset)
+        _last_line = (text, offset, line)
+        return line
     if _newlines is None or _newlines[0] is not text:
         found, i = [], text.find("\n")
         while i >= 0:
@@ -258,10 +270,13 @@ def _line_of(text: str, offset: int) -> int:
         _newlines = (text, found)
     from bisect import bisect_left
 
-    return bisect_left(_newlines[1], offset) + 1
+    line = bisect_left(_newlines[1], offset) + 1
+    _last_line = (text, offset, line)
+    return line
 
 
 _newlines: tuple[str, list[int]] | None = None  # (the text, the offsets of its newlines)
+_last_line: tuple = (None, 0, 1)  # (the text, the offset last asked, its line)
 
 
 def label(fix: Fix, unsafe: bool) -> str:

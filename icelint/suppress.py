@@ -213,9 +213,13 @@ def apply(
         if adjusted is None:
             continue
         f = adjusted
+        lookup = lookups.get(f.path)
+        if lookup is None or not lookup._first:  # no directive of this file applies anywhere: `find` gives None
+            kept.append(f)
+            continue
         idx = indexes.get(f.path)
         stmt = idx.statement_at(f.line, f.column) if idx else None
-        hit = lookups[f.path].find(f.rule, stmt) if f.path in lookups else None
+        hit = lookup.find(f.rule, stmt)
         if hit is None:
             kept.append(f)
             continue

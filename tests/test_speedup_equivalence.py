@@ -22,6 +22,20 @@ def test_line_of_counts_newlines() -> None:
             assert fixing._line_of(text, off) == text.count("\n", 0, off) + 1
 
 
+def test_line_of_in_any_order() -> None:
+    """Asked forwards (counted on from the previous ask), backwards, far ahead, and across texts."""
+    import random
+
+    rng = random.Random(1502)
+    big = "".join(rng.choice(["a", "\n", "\r\n", "bc\n", "é"]) for _ in range(20_000))
+    pool = [t for t in texts() if t] + [big]
+    for _ in range(3000):
+        text = rng.choice(pool)
+        off = rng.randrange(len(text) + 1)
+        for o in (off, min(len(text), off + rng.randrange(0, 6000))):
+            assert fixing._line_of(text, o) == text.count("\n", 0, o) + 1
+
+
 def _free_name_plain(taken, base, suffixes=("_v2", "_v3", "_v4", "_new")):
     low = {t.lower() for t in taken}
     for s in suffixes:

@@ -32,12 +32,17 @@ def statements_text(sql: str) -> str | None:
     return ";\n".join(sql[s.span.start : s.span.end] for s in stmts)
 
 
+@functools.lru_cache(maxsize=64)  # the same help recurs in every finding of one shape (N drops of one column)
+def _proposals(help_text: str) -> tuple:
+    return tuple(proposals(help_text))
+
+
 def from_help(ctx, help_text: str | None, applicability: Applicability, message: str, elsewhere: bool = False) -> Fix | None:
     """The fix that applies the help's first proposal for the flagged statement (or, with `elsewhere`,
     for the earlier statement it names as "replace the statement at FILE:LINE with", when that
     statement is in the same file), or None when the help proposes none."""
     here = ctx.step.span
-    for target, text in proposals(help_text or ""):
+    for target, text in _proposals(help_text or ""):
         if (target is not None) != elsewhere:
             continue
         span = here if target is None else statement_span(ctx, target[0], target[1])

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import operator
+
 from icelint import changes as ch
 from icelint.model import types as it
+from icelint.rules import _small_schema as small
 from icelint.rules._help import column_sql, free_name, ident, path_sql, replace_at, sql, table_sql, type_sql
 
 
@@ -40,13 +43,13 @@ def _find_drop_outcome(ctx, field_id: int):
     outcomes = ctx.result.outcomes
     # the newest such step first, among the steps that may have removed it (a scan of the whole
     # history per finding would make N drops and re-adds quadratic)
-    end = bisect_left(outcomes, ctx.step.index, key=_step_index)
+    end = _position(outcomes, ctx.step.index)
     candidates = drop_candidates(outcomes, ctx.outcome.table, field_id)
     for k in reversed(candidates[: bisect_left(candidates, end)]):
         o = outcomes[k]
         if o.table != ctx.outcome.table or not o.accepted or o.before is None or o.after is None:
             continue
-        if o.before.schema.field_by_id(field_id) is not None and o.after.schema.field_by_id(field_id) is None:
+        if small.has_id(o.before.schema, field_id) and not small.has_id(o.after.schema, field_id):
             return o
     return None
 
@@ -55,22 +58,35 @@ def _step_index(o) -> int:
     return o.step.index
 
 
+def _position(outcomes, index: int) -> int:
+    """`bisect_left(outcomes, index, key=_step_index)`: position `index` when it is the boundary (a
+    run's outcomes are its steps in order, mostly one each: two reads instead of a search)."""
+    n = len(outcomes)
+    if 0 <= index <= n and (index == n or outcomes[index].step.index >= index) and (
+        index == 0 or outcomes[index - 1].step.index < index
+    ):
+        return index  # the outcomes are sorted by step index: this is the one boundary
+    from bisect import bisect_left
+
+    return bisect_left(outcomes, index, key=_step_index)
+
+
 def drop_instead_of(table: str, outcome, field_id: int, new_name: str) -> list[str] | None:
     """Statements for a `DROP COLUMN(S)` step that rename `field_id` aside instead (others still dropped)."""
     step = outcome.step
     if not all(isinstance(c, ch.DeleteColumn) for c in step.changes):
         return None
     before = outcome.before.schema
-    path = before.path_of(field_id)
+    path = small.path_of(before, field_id)
     if path is None:
         return None
     t = table_sql(table)
     out = [f"ALTER TABLE {t} RENAME COLUMN {path_sql(path)} TO {ident(new_name)}"]
     rest = []
     for c in step.changes:
-        f = before.find(c.path, case_sensitive=False)
+        f = small.find(before, c.path)
         if f is not None and f.id != field_id:
-            rest.append(path_sql(before.path_of(f.id) or c.path))
+            rest.append(path_sql(small.path_of(before, f.id) or c.path))
     if rest:
         out.append(f"ALTER TABLE {t} DROP COLUMN{'S' if len(rest) > 1 else ''} {', '.join(rest)}")
     return out
@@ -87,14 +103,14 @@ def with_column_renamed(ctx, path: tuple[str, ...], new_leaf: str) -> list[str] 
         if not isinstance(c, ch.AddColumn):
             return None
         spec = c.column
-        f = after.find(spec.path, case_sensitive=False)
+        f = small.find(after, spec.path)
         if f is None:
             return None
-        real = after.path_of(f.id) or spec.path
+        real = small.path_of(after, f.id) or spec.path
         name = list(real)
         if tuple(p.lower() for p in real) == low:
             name[-1] = new_leaf
-        elif any(after.field_by_id(h.field_id) is None for h in ctx.history.former.get(".".join(real).lower(), ())):
+        elif any(not small.has_id(after, h.field_id) for h in ctx.history.former.get(".".join(real).lower(), ())):
             name[-1] = free_column_name(ctx, real[:-1], real[-1], also=(new_leaf,))
         text = column_sql(name, f)
         if spec.first:
@@ -108,6 +124,7 @@ def with_column_renamed(ctx, path: tuple[str, ...], new_leaf: str) -> list[str] 
     return [f"ALTER TABLE {t} ADD {kw} {', '.join(cols)}"]
 
 
+_field_name = operator.attrgetter("name")
 DEFAULT_SUFFIXES = ("_v2", "_v3", "_v4", "_new")
 SMALL_TABLE = 64  # top-level columns of the before and after schemas together, below which `free_column_name` lists them
 
@@ -146,7 +163,7 @@ def free_column_name(ctx, parent: tuple[str, ...], base: str, suffixes: tuple[st
         # lookups in older versions' indexes
         sibs = set(extra)
         for schema in (before, after):
-            sibs.update(f.name.lower() for f in _level(schema, parent))
+            sibs.update(map(str.lower, map(_field_name, _level(schema, parent))))
 
         def taken(low: str) -> bool:
             return low in sibs or ("." not in low and prefix + low in former)
@@ -194,7 +211,7 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     parts = [first]
     drop = drop_outcome(ctx, old.field_id)
     if drop is not None:
-        aside = drop.before.schema.name_of(old.field_id)
+        aside = small.name_of(drop.before.schema, old.field_id)
         aside_leaf = free_column_name(ctx, path[:-1], (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
         stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
         if stmts is not None:
@@ -306,7 +323,7 @@ def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: li
 
 def drop_aside_help(ctx, field_id: int) -> str:
     """ICE011: rename the column aside instead of dropping it (other columns of the statement still dropped)."""
-    path = ctx.before.schema.path_of(field_id) or ()
+    path = small.path_of(ctx.before.schema, field_id) or ()
     base = (path[-1] if path else "col") + "_deprecated"
     new = free_column_name(ctx, path[:-1], base, ("", "_2", "_3"))
     stmts = drop_instead_of(ctx.table_name, ctx.outcome, field_id, new)

@@ -63,7 +63,7 @@ from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.model.stats import Impact
-from icelint.rules import _fixes, _help_columns, _outcome_index, _positions
+from icelint.rules import _fixes, _help_columns, _outcome_index, _positions, _small_schema
 from icelint.rules._base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
 from icelint.rules._impact import impact, is_empty_column
 
@@ -146,7 +146,7 @@ def last_dropped(holders, after) -> list:
     """`[h for h in holders if after.field_by_id(h.field_id) is None][-1:]`, searched from the end: a
     name dropped and re-added N times has N holders, and only the newest one is reported."""
     for h in reversed(holders):
-        if not after.has_field_id(h.field_id):
+        if not _small_schema.has_id(after, h.field_id):
             return [h]
     return []
 

@@ -1,0 +1,86 @@
+"""`rules/_small_schema.py` (scans of a narrow schema's columns, taken for speed: issue 15 §3) answers
+exactly as the `Schema` methods it stands for, over every schema version of the fixture and
+differential corpus and over made-up schemas with case twins, nested fields and many columns."""
+
+from __future__ import annotations
+
+import pytest
+
+from icelint.model import types as it
+from icelint.model.table import Schema
+from icelint.pipeline import replay_sources
+from icelint.rules import _small_schema as small
+from icelint.source import SourceFile
+from tests.corpus import corpus_runs, run_id
+
+RUNS = corpus_runs()
+
+
+def _names(schema) -> set[str]:
+    out = {"", "nope", "x_v2"}
+    for f in schema.fields:
+        out |= {f.name, f.name.lower(), f.name.upper(), f.name.swapcase(), f.name + "_old"}
+    return out
+
+
+def _same(schema) -> int:
+    """Compare every answer; return how many were compared."""
+    ids = [fid for _, f in schema.all_fields() for fid in (f.id,)] + [0, -1, 10_000]
+    n = 0
+    for fid in set(ids) | {i + 1 for i in ids}:
+        assert small.path_of(schema, fid) == schema.path_of(fid), fid
+        assert small.name_of(schema, fid) == schema.name_of(fid), fid
+        assert small.has_id(schema, fid) == (schema.field_by_id(fid) is not None) == schema.has_field_id(fid), fid
+        n += 1
+    paths = [(name,) for name in _names(schema)] + [p for p, _ in schema.all_fields()]
+    paths += [tuple(x.upper() for x in p) for p in paths] + [("nope", "x")]
+    for path in paths:
+        got, want = small.find(schema, path), schema.find(path, case_sensitive=False)
+        # the same object for a column (a list's or map's children are made anew on each ask)
+        assert (got is want) if len(path) == 1 else (got == want), path
+        n += 1
+    return n
+
+
+@pytest.mark.parametrize("files", RUNS, ids=run_id)
+def test_same_answers_over_the_corpus(files):
+    run = replay_sources([SourceFile.read(p) for p in files])
+    for o in run.result.outcomes:
+        for state in (o.before, o.after):
+            if state is not None:
+                _same(state.schema)
+
+
+def _f(fid: int, name: str, t=it.STRING) -> it.NestedField:
+    return it.NestedField(fid, name, t)
+
+
+SCHEMAS = {
+    "case twins": Schema(0, (_f(1, "Status"), _f(2, "status"), _f(3, "STATUS"), _f(4, "id", it.LONG))),
+    "twin, exact later": Schema(0, (_f(1, "a"), _f(2, "B"), _f(3, "b"))),
+    "nested": Schema(
+        0,
+        (
+            _f(1, "id", it.LONG),
+            _f(2, "s", it.StructType((_f(5, "x"), _f(6, "Y", it.StructType((_f(7, "z"),)))))),
+            _f(3, "l", it.ListType(8, it.StructType((_f(9, "e"),)))),
+            _f(4, "S2"),
+        ),
+    ),
+    "wide": Schema(0, tuple(_f(i, f"c{i}") for i in range(1, 200)) + (_f(200, "C1"),)),
+    "empty": Schema(0, ()),
+}
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+def test_same_answers_on_made_up_schemas(name):
+    assert _same(SCHEMAS[name]) > 0
+
+
+def test_the_scans_are_the_ones_compared():
+    """The made-up schemas go through the scans (narrow) and through the general path (wide)."""
+    twins = SCHEMAS["case twins"]
+    assert small.find(twins, ("status",)).id == 2
+    assert small.find(twins, ("sTaTuS",)).id == 1
+    assert small.path_of(SCHEMAS["nested"], 9) == ("l", "element", "e")
+    assert small.has_id(SCHEMAS["nested"], 7) and not small.has_id(SCHEMAS["nested"], 99)

@@ -1,3 +1,3 @@
-from icelint.cli import entry
+from icelint._start import entry
 
 entry()

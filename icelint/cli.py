@@ -261,7 +261,9 @@ def entry() -> None:
     A run allocates many small objects that reference counting frees; the cyclic collector's
     passes over the growing heap, and the interpreter's teardown of it at exit, only cost time.
     So the collector stays off, and the process ends with `os._exit` once the output is flushed
-    (mypy does both). Tests call `main` in-process and keep the interpreter's defaults.
+    (mypy does both). Tests call `main` in-process and keep the interpreter's defaults. The
+    executable's first module, `icelint._start`, turns the collector off before this module and
+    its imports are loaded.
     """
     gc.disable()
     from icelint import parallel

@@ -230,6 +230,20 @@ def test_type_sql_cache() -> None:
         assert _help.type_sql(t) == _help._type_sql(t), t
 
 
+def _proposals_plain(help_text: str) -> list[tuple[tuple[str, int] | None, str]]:
+    """`_help.proposals` without its look at the prefix's end before searching for the target."""
+    from icelint.rules import _help
+
+    out: list[tuple[tuple[str, int] | None, str]] = []
+    for m in _help._BACKTICKED.finditer(help_text):
+        text = (m.group("double") or m.group("single")).strip()
+        if not _help._is_statements(text):
+            continue
+        t = _help._TARGET.search(help_text[: m.start()])
+        out.append(((t.group("path"), int(t.group("line"))) if t else None, text))
+    return out
+
+
 @pytest.mark.parametrize("files", RUNS, ids=run_id)
 def test_proposals_over_the_corpus(files: list[Path]) -> None:
     from icelint.rules import _help
@@ -237,9 +251,9 @@ def test_proposals_over_the_corpus(files: list[Path]) -> None:
     _, findings = _lint(files)
     for f in findings:
         if f.help:
-            assert _help.proposals(f.help) == _help._proposals_plain(f.help), f.help
+            assert _help.proposals(f.help) == _proposals_plain(f.help), f.help
             for variant in (f.help.replace(" with `", " with \n`"), f.help.replace(" with ", " with  ")):
-                assert _help.proposals(variant) == _help._proposals_plain(variant), variant
+                assert _help.proposals(variant) == _proposals_plain(variant), variant
 
 
 def test_proposals_targets_are_reached() -> None:

@@ -79,18 +79,6 @@ def proposals(help_text: str) -> list[tuple[tuple[str, int] | None, str]]:
     return out
 
 
-def _proposals_plain(help_text: str) -> list[tuple[tuple[str, int] | None, str]]:
-    """`proposals` without the look at the prefix's end (tests/test_speed2k_equivalence.py compares them)."""
-    out: list[tuple[tuple[str, int] | None, str]] = []
-    for m in _BACKTICKED.finditer(help_text):
-        text = (m.group("double") or m.group("single")).strip()
-        if not _is_statements(text):
-            continue
-        t = _TARGET.search(help_text[: m.start()])
-        out.append(((t.group("path"), int(t.group("line"))) if t else None, text))
-    return out
-
-
 @functools.lru_cache(maxsize=4096)  # a help text recurs once per finding (N re-adds: N parses of one SQL)
 def _is_statements(text: str) -> bool:
     first = text.split(None, 1)[0].upper() if text.split() else ""

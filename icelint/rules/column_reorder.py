@@ -136,10 +136,11 @@ def _order(fields, moved: int) -> str:
 
 
 def _shifts(before: Schema, after: Schema, parent: int | None, limit: int) -> tuple[list[tuple[str, int, int]], int]:
-    """The first `limit` of `_shifted(before, after, parent)` (at least; maybe more), and how many it holds.
+    """The first `limit` (at least; maybe more) of the (name, old position, new position) of the
+    existing fields of a struct whose position changed, and how many there are.
 
-    Exact shortcut (`_shifted` is the definition; tests/rules/test_column_reorder_fast.py compares
-    them): the same object at the same place from the start has not moved, nor from the end when the
+    Exact shortcut (tests/rules/test_column_reorder_fast.py compares it with the plain comparison of
+    both whole orders): the same object at the same place from the start has not moved, nor from the end when the
     lengths are equal (from the end with lengths differing by d: each moved by d, none need be listed
     beyond the first `limit`). Field ids being unique, a field between those two runs was between
     them in the old order too: only that window is compared.
@@ -163,16 +164,6 @@ def _shifts(before: Schema, after: Schema, parent: int | None, limit: int) -> tu
         start = n_new - tail
         out += [(f.name, i - d, i) for i, f in enumerate(islice(new, start, start + limit - len(out)), start)]
     return out, total
-
-
-def _shifted(before: Schema, after: Schema, parent: int | None) -> list[tuple[str, int, int]]:
-    """(name, old position, new position) of the existing fields of a struct whose position changed."""
-    old = _siblings(before, parent)
-    new = _siblings(after, parent)
-    if old is None or new is None:
-        return []
-    old_pos = {f.id: i for i, f in enumerate(old)}
-    return [(f.name, old_pos[f.id], i) for i, f in enumerate(new) if f.id in old_pos and old_pos[f.id] != i]
 
 
 def _top_with_id(fields, field_id: int):

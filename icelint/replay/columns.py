@@ -196,9 +196,8 @@ class ColumnsMixin:
                 span=span,
             )
         sp.spark_type(col.type)  # unsupported types fail here, in Spark
-        t = col.type
-        if t.fields or t.element is not None or t.key is not None or t.value is not None:  # else there is nothing to check
-            self._check_nested_names(t, dotted(rparent + (name,)), span)
+        if col.type.nested:  # else there are no names inside to check
+            self._check_nested_names(col.type, dotted(rparent + (name,)), span)
         if col.after is not None:
             ref = rparent + (col.after[-1],)
             if self._try_resolve(schema, ref) is None and not any(

@@ -100,8 +100,8 @@ class _Tokens:
             self.i += 1
             self.take("STRING")
             return _TYPED[kind]
-        self.take("NUMBER", "STRING", "NULL", "TRUE", "FALSE")
-        return {"NUMBER": "number", "STRING": None, "NULL": "null"}.get(kind, "boolean")
+        self.take(*_LITERALS)
+        return _LITERALS[kind]
 
     def predicate(self, names: list[str]) -> None:
         while True:
@@ -251,11 +251,8 @@ def passes(s: Shape, meta: TableMetadata, case_sensitive: bool) -> bool:
         targets = []
         seen: set[str] = set()
         schema = meta.schema
-        lower = schema.__dict__.get("_lower_names")  # the newest version's (`Schema.carry_indexes`)
         for name in s.listed:
-            f = lower.get(name.lower()) if lower is not None else None
-            if f is None or f.name != name:  # `top_level` returns an exact hit as it is: ask it only otherwise
-                f = schema.top_level(name, case_sensitive)
+            f = schema.top_level(name, case_sensitive)
             if f is None:
                 return False
             key = f.name if case_sensitive else f.name.lower()

@@ -17,7 +17,7 @@ from icelint.syntax.ast import SqlType
 
 
 def _dotted_type(t: SqlType) -> bool:
-    if not t.fields and t.element is None and t.key is None and t.value is None:
+    if not t.nested:
         return False  # a primitive type (most columns): no names inside
     return any("." in f.name or _dotted_type(f.type) for f in t.fields) or any(
         x is not None and _dotted_type(x) for x in (t.element, t.key, t.value)

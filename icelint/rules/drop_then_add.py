@@ -57,6 +57,7 @@ an unlisted one. No fix when a listed column cannot keep its id (an illegal type
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Iterator, NamedTuple
 
 from icelint import changes as ch
@@ -132,11 +133,8 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
 
 
 def _any_former(former: dict, added, renamed) -> bool:
-    """Whether the path of an added or renamed field is a key of `former` (loops: asked per statement)."""
-    for e in added:
-        if ".".join(e[0]).lower() in former:
-            return True
-    for e in renamed:
+    """Whether the path of an added or renamed field is a key of `former` (a loop: asked per statement)."""
+    for e in chain(added, renamed):
         if ".".join(e[0]).lower() in former:
             return True
     return False

@@ -114,7 +114,7 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
     if not ctx.accepted or ctx.before is None or ctx.after is None:
         return
     before, after = ctx.before, ctx.after
-    for c in ctx.changes:  # (`_source_changes` looks for one first: a loop here spares a generator per statement)
+    for c in ctx.changes:  # a loop, not a generator per statement: most steps change no source
         if isinstance(c, _SOURCE_CHANGES):
             yield from _source_changes(ctx, before, after)
             break
@@ -123,9 +123,8 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
 
 
 def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadata) -> Iterator[Finding]:
-    """Dropping, widening or renaming a column that a partition spec (current or older) reads."""
-    if not any(isinstance(c, _SOURCE_CHANGES) for c in ctx.changes):
-        return
+    """Dropping, widening or renaming a column that a partition spec (current or older) reads (called
+    for a step with one of `_SOURCE_CHANGES`)."""
     table = ctx.table_name
     current, every = before.partition_sources  # source id → fields of the current spec / of any spec
     if not every:

@@ -52,6 +52,11 @@ class SqlType:
     value: SqlType | None = None  # map
     span: Span | None = field(default=None, compare=False)
 
+    @property
+    def nested(self) -> bool:
+        """A struct, array or map: a type with fields or element types inside (not a primitive)."""
+        return bool(self.fields) or self.element is not None or self.key is not None or self.value is not None
+
 
 class Position(NamedTuple):
     """`FIRST` (after is None) or `AFTER <after>`."""

@@ -224,8 +224,8 @@ def parse_plan(plan: Plan, pending_only: bool = False, read=None):
             transient=True,
         ) as bar:
             task = bar.add_task("parse", total=len(sources))
-            return parse_sources(sources, on_file=lambda: bar.advance(task))
-    return parse_sources(sources)
+            return parse_sources(sources, on_file=lambda: bar.advance(task), trees=False)
+    return parse_sources(sources, trees=False)  # what follows reads only the steps and the statements' spans
 
 
 def pending_part(parsed, plan: Plan):

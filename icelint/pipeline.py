@@ -12,7 +12,7 @@ from icelint.model.table import TableMetadata
 from icelint.replay.deploy import Deployments
 from icelint.replay.engine import Replay, ReplayResult, table_key
 from icelint.source import SourceFile
-from icelint.syntax.ast import ParsedFile
+from icelint.syntax.ast import ParsedFile, Placed
 from icelint.syntax.parser import parse_file
 
 
@@ -52,15 +52,21 @@ class Run:
     result: ReplayResult
 
 
-def parse_sources(sources: Iterable[SourceFile], on_file: Callable[[], None] | None = None) -> Parsed:
-    """Parse and lower files; `on_file` is called after each file (a progress bar's tick)."""
+def parse_sources(sources: Iterable[SourceFile], on_file: Callable[[], None] | None = None, trees: bool = True) -> Parsed:
+    """Parse and lower files; `on_file` is called after each file (a progress bar's tick).
+
+    `trees=False` keeps of each statement only its span (`ast.Placed`) once it is lowered: what the
+    commands read after lowering, at a fraction of the memory of the syntax trees."""
     sources = list(sources)
     files = []
     for s in sources:
         files.append(parse_file(s))
         if on_file is not None:
             on_file()
-    return Parsed(sources, files, lower_files(files, {s.path: s.text for s in sources}))
+    steps = lower_files(files, {s.path: s.text for s in sources})
+    if not trees:
+        files = [f._replace(statements=tuple([Placed(st.span) for st in f.statements])) for f in files]
+    return Parsed(sources, files, steps)
 
 
 def replay(

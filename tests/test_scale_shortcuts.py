@@ -280,6 +280,26 @@ def test_outcome_index_equals_the_scan_of_every_outcome() -> None:
     assert _outcome_index.statement_span(outcomes, "m.sql", 99) is None
 
 
+def test_outcome_index_spans_over_files_and_shared_lines() -> None:
+    """Files with statements on the same line numbers, two statements on one line: the first
+    statement starting at each (file, line) answers."""
+    from icelint.pipeline import replay_sources
+    from icelint.rules import _outcome_index
+    from icelint.source import SourceFile
+
+    a = "CREATE TABLE db.t (id bigint) USING iceberg; ALTER TABLE db.t ADD COLUMN x int;\nALTER TABLE db.t ADD COLUMN y int;\n"
+    b = "ALTER TABLE db.t ADD COLUMN z int;\n\nALTER TABLE db.t DROP COLUMN x;\n"
+    outcomes = replay_sources([SourceFile("a.sql", a), SourceFile("b.sql", b), SourceFile("c.sql", a.replace("db.t", "db.u"))]).result.outcomes
+    first: dict = {}
+    for o in outcomes:
+        first.setdefault((o.step.span.path, o.step.span.line), o.step.span)
+    assert len(first) == 6 and len(outcomes) == 8
+    for (path, line), sp in first.items():
+        assert _outcome_index.statement_span(outcomes, path, line) is sp
+    assert _outcome_index.statement_span(outcomes, "b.sql", 2) is None
+    assert _outcome_index.statement_span(outcomes, "d.sql", 1) is None
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_patch_reads_as_the_edited_tuple(seed: int) -> None:
     """`chain.patch` (items replaced or deleted in place through the locator, then appended) equals

@@ -17,14 +17,17 @@ Changes = Mapping[int, Mapping[int, "tuple[NestedField | None, NestedField | Non
 ROOT = -1  # the id of the schema's own struct in `changes_at` (`SchemaUpdate` records under it too)
 
 
-@dataclass
+@dataclass(slots=True)
 class SchemaDiff:
-    """What one schema change did, by field id: fields added, removed and changed, with their paths."""
+    """What one schema change did, by field id: fields added, removed and changed, with their paths.
 
-    added: list[tuple[Path, NestedField]] = field(default_factory=list)  # new field ids (nested ones too)
-    removed: list[tuple[Path, NestedField]] = field(default_factory=list)  # ids gone (nested ones too)
-    changed: list[tuple[Path, NestedField, NestedField]] = field(default_factory=list)  # (path now, new, old)
-    replaced_top: list[tuple[NestedField, NestedField]] = field(default_factory=list)  # top-level (new, old) objects
+    Built in lists, kept in tuples (`_kept`): every outcome of a replay holds its diff, most of them
+    one changed column, so a diff costs a few small tuples rather than four lists (slots, no dict)."""
+
+    added: Sequence[tuple[Path, NestedField]] = field(default_factory=list)  # new field ids (nested ones too)
+    removed: Sequence[tuple[Path, NestedField]] = field(default_factory=list)  # ids gone (nested ones too)
+    changed: Sequence[tuple[Path, NestedField, NestedField]] = field(default_factory=list)  # (path now, new, old)
+    replaced_top: Sequence[tuple[NestedField, NestedField]] = field(default_factory=list)  # top-level (new, old) objects
 
     @property
     def renamed(self) -> list[tuple[Path, NestedField, NestedField]]:
@@ -43,12 +46,18 @@ def diff(before: Schema, after: Schema, changes_at: Changes | None = None) -> Sc
     """
     out = SchemaDiff()
     if before.fields is after.fields:
-        return out
+        return _kept(out)
     if changes_at is None:
         _compare(before.fields, after.fields, (), (), out)
     else:
         _match_recorded(changes_at, ROOT, (), (), out)
-    return out
+    return _kept(out)
+
+
+def _kept(d: SchemaDiff) -> SchemaDiff:
+    """`d` with its lists made tuples (an empty one is the shared `()`)."""
+    d.added, d.removed, d.changed, d.replaced_top = tuple(d.added), tuple(d.removed), tuple(d.changed), tuple(d.replaced_top)
+    return d
 
 
 def _match_recorded(changes_at: Changes, parent_id: int, old_prefix: Path, new_prefix: Path, out: SchemaDiff) -> None:

@@ -21,6 +21,7 @@ two on generated statements).
 from __future__ import annotations
 
 from functools import lru_cache
+from sys import intern
 from typing import Callable, NamedTuple, TypeVar
 
 from icelint.model.table import TableMetadata
@@ -87,7 +88,7 @@ class _Tokens:
         name = self.take(*_NAME)
         if name.lower() == "default":
             raise _Stop
-        return name
+        return intern(name)  # the schema's own string (the parser interns names): an INSERT listing thousands of columns adds no copies
 
     def literal(self) -> str | None:
         """The kind `dml._literal_kind` gives it: number, boolean, null, date, timestamp, None (a string)."""

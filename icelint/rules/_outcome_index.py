@@ -17,13 +17,18 @@ class _Index:
     __slots__ = ("spans", "last_write", "drops")
 
     def __init__(self, outcomes) -> None:
-        self.spans: dict[tuple[str, int], object] = {}  # (path, line) → span of the first step starting there
+        self.spans: dict[str, dict[int, object]] = {}  # path → line → span of the first step starting there
         self.last_write: dict[str, int] = {}  # table → the largest step index of a commit writing rows to it
         self.drops: tuple | None = None  # see `drop_candidates`, built when first asked
+        lines: dict[int, object] = {}
+        path = None
         for o in outcomes:
             step = o.step
             sp = step.span
-            self.spans.setdefault((sp.path, sp.line), sp)
+            if sp.path != path:  # a dict of lines per file, not a (path, line) key per statement
+                path = sp.path
+                lines = self.spans.setdefault(path, {})
+            lines.setdefault(sp.line, sp)
             if isinstance(step, ch.Commit) and any(isinstance(c, ch.WriteData) for c in step.changes):
                 if step.index > self.last_write.get(o.table, -1):
                     self.last_write[o.table] = step.index
@@ -37,7 +42,8 @@ def index(outcomes) -> _Index:
 
 def statement_span(outcomes, path: str, line: int):
     """The span of the first step of these outcomes that starts at `path:line`, or None."""
-    return index(outcomes).spans.get((path, line))
+    lines = index(outcomes).spans.get(path)
+    return lines.get(line) if lines is not None else None
 
 
 def writes_after(outcomes, table: str, step_index: int) -> bool:

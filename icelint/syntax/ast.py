@@ -9,6 +9,7 @@ every run's start-up (a pre-commit hook must feel instant).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from sys import intern
 from typing import NamedTuple
 
 from icelint.source import Span
@@ -24,7 +25,9 @@ class Name(NamedTuple):
 
     @property
     def dotted(self) -> str:
-        return ".".join(self.parts)
+        """The parts joined by dots; one string per name however often it is written (the steps of a
+        long run name their table in every statement)."""
+        return intern(".".join(self.parts))
 
 
 class SqlField(NamedTuple):
@@ -326,6 +329,14 @@ class Comment(NamedTuple):
     """A `-- ...` or `/* ... */` comment; `text` without the markers, stripped."""
 
     text: str
+    span: Span
+
+
+class Placed(NamedTuple):
+    """A statement once lowered: its span, all that suppressions, placeholders and reports ask of it
+    (`lower.py` is the only reader of the trees). `icelint check` keeps these instead of the trees:
+    a run of a million statements would otherwise hold every node until it ends."""
+
     span: Span
 
 

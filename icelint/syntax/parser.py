@@ -23,6 +23,7 @@ import bisect
 import gc
 import re
 from collections.abc import Callable
+from sys import intern
 
 from icelint.model.types import MAX_TYPE_DEPTH
 from icelint.source import LineIndex, SourceFile, Span
@@ -470,8 +471,8 @@ class _StatementParser:
         first = self.ident(what)
         i = self.i
         if i >= self.n or self.t[i].kw != ".":  # the common case, one part: what the loop below makes of it
-            return _new_tuple(Name, ((first.text,), self.li.span(first.start, first.end)))
-        parts = [first.text]
+            return _new_tuple(Name, ((intern(first.text),), self.li.span(first.start, first.end)))
+        parts = [intern(first.text)]
         last = first
         while self.i + 1 < self.n and self.t[self.i].kw == ".":
             nxt = self.t[self.i + 1]
@@ -480,7 +481,7 @@ class _StatementParser:
                 raise self.error("a name")
             if nxt.kind == WORD and "\x00" in nxt.text:
                 raise _nul_error(nxt)
-            parts.append(nxt.text)
+            parts.append(intern(nxt.text))
             last = nxt
             self.i += 2
         if self.i < self.n and self.t[self.i].kw == "." and self.i + 1 >= self.n:
@@ -490,7 +491,7 @@ class _StatementParser:
 
     def single_name(self, what: str = "a name") -> Name:
         tok = self.ident(what)
-        return Name((tok.text,), self.li.span(tok.start, tok.end))
+        return Name((intern(tok.text),), self.li.span(tok.start, tok.end))
 
     def names(self, what: str = "a column name") -> tuple[Name, ...]:
         out = [self.name(what)]
@@ -614,7 +615,7 @@ class _StatementParser:
                 comment = self.string()
             else:
                 break
-        return SqlField(tok.text, typ, not_null, comment, self.span(tok.start, self.prev_end()))
+        return SqlField(intern(tok.text), typ, not_null, comment, self.span(tok.start, self.prev_end()))
 
     # ------------------------------------------------------------------ columns
 

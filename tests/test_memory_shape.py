@@ -1,0 +1,87 @@
+"""What a long run keeps per statement (issue 15 §3, memory): the check keeps spans, not syntax trees;
+a schema diff keeps tuples, not lists; a name written in many statements is one string.
+
+Each test compares the lean form with what it replaces (memory itself is measured by
+`bench/scale.py`, never here).
+"""
+
+from __future__ import annotations
+
+from icelint.model.diff import SchemaDiff, diff
+from icelint.pending import make_plan, parse_plan
+from icelint.pipeline import parse_sources, replay
+from icelint.replay import dml_fast
+from icelint.source import SourceFile
+from icelint.syntax.ast import Placed
+
+SQL = """\
+CREATE TABLE db.t (id bigint, payload string, meta struct<a: int>) USING iceberg;
+-- a comment between statements
+ALTER TABLE db.t RENAME COLUMN payload TO body;
+ALTER TABLE db.t ALTER COLUMN body COMMENT 'x';
+INSERT INTO db.t (id, body) VALUES (1, 'a');
+ALTER TABLE db.t ADD COLUMN meta.b int;
+ALTER TABLE db.t DROP COLUMN meta.a;
+this is not sql;
+ALTER TABLE db.t ADD COLUMN payload string;
+"""
+
+
+def test_parse_without_trees_keeps_the_spans_and_the_same_steps():
+    full = parse_sources([SourceFile("m.sql", SQL)])
+    lean = parse_sources([SourceFile("m.sql", SQL)], trees=False)
+    assert lean.steps == full.steps
+    assert [f.comments for f in lean.files] == [f.comments for f in full.files]
+    (pf,), (lf,) = full.files, lean.files
+    assert len(lf.statements) == len(pf.statements) == 8
+    assert all(type(s) is Placed for s in lf.statements)
+    assert [s.span for s in lf.statements] == [s.span for s in pf.statements]
+    assert type(pf.statements[0]) is not Placed  # the default keeps the trees (the API, the tests)
+
+
+def test_the_check_command_parses_without_trees(tmp_path):
+    f = tmp_path / "V1__m.sql"
+    f.write_text(SQL, encoding="utf-8")
+    parsed = parse_plan(make_plan([str(f)]))
+    assert parsed.files and all(type(s) is Placed for pf in parsed.files for s in pf.statements)
+
+
+def test_diffs_are_kept_as_tuples_and_equal_the_lists_they_were_built_in():
+    run = replay(parse_sources([SourceFile("m.sql", SQL)]))
+    diffs = [o.diff for o in run.result.outcomes if o.diff is not None]
+    assert len(diffs) == 5
+    for o in run.result.outcomes:
+        if o.diff is None:
+            continue
+        d = o.diff
+        assert not hasattr(d, "__dict__")  # slots
+        for part in ("added", "removed", "changed", "replaced_top"):
+            assert type(getattr(d, part)) is tuple
+        again = diff(o.before.schema, o.after.schema)  # built from scratch: the same contents
+        assert [list(getattr(again, p)) for p in ("added", "removed", "changed")] == [
+            list(getattr(d, p)) for p in ("added", "removed", "changed")
+        ]
+    renamed = diffs[0]
+    assert [(p, new.name, old.name) for p, new, old in renamed.renamed] == [(("body",), "body", "payload")]
+    assert renamed.added == () and renamed.removed == ()
+    assert SchemaDiff().added == []  # built empty in lists, as `diff` builds it
+
+
+def test_a_name_written_in_many_statements_is_one_string():
+    sql = "".join(f"ALTER TABLE db.t ALTER COLUMN c{i % 3} COMMENT 'v{i}';\n" for i in range(30))
+    parsed = parse_sources([SourceFile("m.sql", "CREATE TABLE db.t (c0 int, c1 int, c2 int) USING iceberg;\n" + sql)])
+    tables = {id(s.table) for s in parsed.steps}
+    assert len(tables) == 1
+    paths = [s.changes[0].path[0] for s in parsed.steps[1:]]
+    assert len({id(p) for p in paths}) == 3 and sorted(set(paths)) == ["c0", "c1", "c2"]
+
+
+def test_an_insert_lists_the_schemas_own_names():
+    cols = ", ".join(f"col_{i}" for i in range(50))
+    sql = f"CREATE TABLE db.w ({', '.join(f'col_{i} int' for i in range(50))}) USING iceberg;\n"
+    sql += f"INSERT INTO db.w ({cols}) VALUES ({', '.join(['1'] * 50)});\n"
+    run = replay(parse_sources([SourceFile("w.sql", sql)]))
+    schema = run.result.tables["db.w"].schema
+    shape = dml_fast.shape(run.result.outcomes[1].step.changes[0].sql)
+    assert shape is not None and shape.listed is not None and len(shape.listed) == 50
+    assert all(a is f.name for a, f in zip(shape.listed, schema.fields))

@@ -204,7 +204,13 @@ class WriteData(NamedTuple):
 
     kind: str
     span: Span
-    sql: str | None = None  # the statement's text, for the checks Spark runs on literal VALUES
+    text: str | None = None  # the whole text of its file (shared, not copied), for `sql`
+
+    @property
+    def sql(self) -> str | None:
+        """The statement's text, for the checks Spark runs on literal VALUES (sliced on demand: a
+        long INSERT kept as a copy in every step would double the memory its text takes)."""
+        return None if self.text is None else self.text[self.span.start : self.span.end]
 
 
 class CallProcedure(NamedTuple):

@@ -31,7 +31,7 @@ def lower_files(files: Iterable[ast.ParsedFile], texts: dict[str, str] | None = 
             if text is not None and isinstance(stmt, ast.Other) and isinstance(step, ch.Commit):
                 change = step.changes[0]
                 if isinstance(change, ch.WriteData) and change.kind in ("insert", "update", "delete", "merge"):
-                    step = step._replace(changes=(change._replace(sql=text[stmt.span.start : stmt.span.end]),))
+                    step = step._replace(changes=(change._replace(text=text),))
             elif text is not None and isinstance(stmt, ast.CreateTable) and stmt.as_select and not stmt.columns:
                 change = step.changes[0]
                 step = step._replace(changes=(change._replace(sql=text[stmt.span.start : stmt.span.end]),))

@@ -85,3 +85,49 @@ def test_an_insert_lists_the_schemas_own_names():
     shape = dml_fast.shape(run.result.outcomes[1].step.changes[0].sql)
     assert shape is not None and shape.listed is not None and len(shape.listed) == 50
     assert all(a is f.name for a, f in zip(shape.listed, schema.fields))
+
+
+def test_dml_steps_share_their_files_text_instead_of_copying_the_statement():
+    text = SQL
+    parsed = parse_sources([SourceFile("m.sql", text)])
+    writes = [c for s in parsed.steps for c in getattr(s, "changes", ()) if type(c).__name__ == "WriteData"]
+    assert len(writes) == 1
+    w = writes[0]
+    assert w.text is text  # the file's own string, not a slice of it
+    assert w.sql == "INSERT INTO db.t (id, body) VALUES (1, 'a')"  # what the replay's checks read
+
+
+def test_partition_lookups_are_not_kept_on_every_state():
+    sql = "CREATE TABLE db.p (id bigint, ts timestamp, k int) USING iceberg PARTITIONED BY (days(ts));\n"
+    sql += "".join(f"ALTER TABLE db.p {'ADD' if i % 2 == 0 else 'DROP'} PARTITION FIELD bucket(4, k);\n" for i in range(6))
+    sql += "ALTER TABLE db.p RENAME COLUMN k TO kk;\nALTER TABLE db.p DROP COLUMN ts;\n"
+    run = replay(parse_sources([SourceFile("p.sql", sql)]))
+    states = [s for o in run.result.outcomes for s in (o.before, o.after) if s is not None]
+    current, every = states[-1].partition_sources
+    assert sorted(every) == [2, 3] and 3 not in current  # ts (2) in every spec; k (3) in older specs only
+    assert all("partition_sources" not in s.__dict__ for s in states)  # one table per spec history, not per state
+
+
+def test_a_state_keeps_its_values_in_the_dict_layout_all_states_share():
+    import platform
+    import subprocess
+    import sys
+
+    import pytest
+
+    if platform.python_implementation() != "CPython" or sys.version_info[:2] != (3, 11):
+        pytest.skip("key-sharing dicts are CPython's; their layout differs from one minor version to the next")
+    sql = "".join(
+        f"CREATE TABLE db.t{i} (id bigint NOT NULL COMMENT 'id', a int) USING iceberg;\n"
+        f"INSERT INTO db.t{i} (id, a) VALUES (1, 2);\n"
+        for i in range(4)
+    )
+    sql += "ALTER TABLE db.t1 ADD COLUMN b int;\nALTER TABLE db.t2 ADD COLUMN b int;\n"
+    # a fresh interpreter: the layout the class's instances share is made by its first instances
+    script = (
+        "import sys; from icelint.pipeline import replay_text; run = replay_text(sys.argv[1]); "
+        "print(max(sys.getsizeof(o.after.__dict__) for o in run.result.outcomes if o.after is not None))"
+    )
+    out = subprocess.run([sys.executable, "-c", script, sql], capture_output=True, text=True, check=True).stdout
+    # a dict of its own for 22 entries takes ~830 bytes; the shared layout ~250
+    assert int(out) < 400

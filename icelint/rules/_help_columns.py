@@ -38,7 +38,7 @@ def drop_outcome(ctx, field_id: int):
 def _find_drop_outcome(ctx, field_id: int):
     from bisect import bisect_left
 
-    from icelint.rules._outcome_index import drop_candidates
+    from icelint.rules._outcome_index import drop_candidates, removed_by_diff
 
     outcomes = ctx.result.outcomes
     # the newest such step first, among the steps that may have removed it (a scan of the whole
@@ -49,7 +49,9 @@ def _find_drop_outcome(ctx, field_id: int):
         o = outcomes[k]
         if o.table != ctx.outcome.table or not o.accepted or o.before is None or o.after is None:
             continue
-        if small.has_id(o.before.schema, field_id) and not small.has_id(o.after.schema, field_id):
+        if removed_by_diff(outcomes, o.table, field_id, k) or (
+            small.has_id(o.before.schema, field_id) and not small.has_id(o.after.schema, field_id)
+        ):
             return o
     return None
 
@@ -77,19 +79,41 @@ def drop_instead_of(table: str, outcome, field_id: int, new_name: str) -> list[s
     if not all(isinstance(c, ch.DeleteColumn) for c in step.changes):
         return None
     before = outcome.before.schema
-    path = small.path_of(before, field_id)
+    removed = _removed(outcome)  # the fields this step dropped, from its diff: no look-up in an old version
+    path = removed[field_id][0] if field_id in removed else small.path_of(before, field_id)
     if path is None:
         return None
     t = table_sql(table)
     out = [f"ALTER TABLE {t} RENAME COLUMN {path_sql(path)} TO {ident(new_name)}"]
     rest = []
     for c in step.changes:
-        f = small.find(before, c.path)
+        f = _dropped_at(removed, c.path) or small.find(before, c.path)
         if f is not None and f.id != field_id:
-            rest.append(path_sql(small.path_of(before, f.id) or c.path))
+            rest.append(path_sql((removed[f.id][0] if f.id in removed else small.path_of(before, f.id)) or c.path))
     if rest:
         out.append(f"ALTER TABLE {t} DROP COLUMN{'S' if len(rest) > 1 else ''} {', '.join(rest)}")
     return out
+
+
+def _removed(outcome) -> dict:
+    """Field id → (path, field) of each field an outcome of DROP COLUMN(S) alone removed, from its diff
+    (the diff of its one schema commit); empty when the step changed anything else."""
+    d = outcome.diff
+    if d is None or not d.removed or not all(isinstance(c, ch.SchemaChange) for c in getattr(outcome.step, "changes", (None,))):
+        return {}
+    return {f.id: (p, f) for p, f in d.removed}
+
+
+def _dropped_at(removed: dict, path: tuple[str, ...]):
+    """`small.find(before, path)` among the fields a step removed: the exact name first, then another case."""
+    for p, f in removed.values():
+        if p == path:
+            return f
+    low = tuple(x.lower() for x in path)
+    for p, f in removed.values():
+        if len(p) == len(low) and tuple(x.lower() for x in p) == low:
+            return f
+    return None
 
 
 def with_column_renamed(ctx, path: tuple[str, ...], new_leaf: str) -> list[str] | None:
@@ -106,7 +130,8 @@ def with_column_renamed(ctx, path: tuple[str, ...], new_leaf: str) -> list[str] 
         f = small.find(after, spec.path)
         if f is None:
             return None
-        real = small.path_of(after, f.id) or spec.path
+        # a one-part name finds a column, whose path is its name; a nested one, its path by id
+        real = (f.name,) if len(spec.path) == 1 else small.path_of(after, f.id) or spec.path
         name = list(real)
         if tuple(p.lower() for p in real) == low:
             name[-1] = new_leaf
@@ -211,7 +236,8 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     parts = [first]
     drop = drop_outcome(ctx, old.field_id)
     if drop is not None:
-        aside = small.name_of(drop.before.schema, old.field_id)
+        gone = _removed(drop).get(old.field_id)  # the drop's diff names it: no look-up in an old version
+        aside = ".".join(gone[0]) if gone is not None else small.name_of(drop.before.schema, old.field_id)
         aside_leaf = free_column_name(ctx, path[:-1], (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
         stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
         if stmts is not None:

@@ -10,6 +10,10 @@ compares them, case twins and nested fields included); wide schemas and nested p
 
 from __future__ import annotations
 
+from operator import attrgetter, indexOf
+
+_field_id = attrgetter("id")
+
 SMALL = 64  # columns up to which a scan costs less than a look-up in an older version's tables
 
 
@@ -42,6 +46,12 @@ def path_of(schema, field_id: int):
         for f in reversed(fields):  # `_top_ids` keeps the last one
             if f.id == field_id:
                 return (f.name,)
+    elif "_top_ids" not in schema.__dict__:  # an older version: see `has_id`
+        try:
+            return (fields[indexOf(map(_field_id, fields), field_id)].name,)  # top-level ids are unique
+        except ValueError:
+            if not schema.nested_top:
+                return None
     return schema.path_of(field_id)
 
 
@@ -55,7 +65,14 @@ def has_id(schema, field_id: int) -> bool:
     """`schema.field_by_id(field_id) is not None` (and so `schema.has_field_id(field_id)`)."""
     fields = schema.fields
     if len(fields) > SMALL:
-        return schema.field_by_id(field_id) is not None
+        own = schema.__dict__.get("_top_ids")
+        if own is not None:  # the newest version holds its table
+            return field_id in own or schema.field_by_id(field_id) is not None
+        # an older version: one pass over its columns in C, not a table of them built for one question
+        # (the replay never builds `_top_ids` on some histories, so no neighbour's table can be moved here)
+        if field_id in map(_field_id, fields):
+            return True
+        return bool(schema.nested_top) and schema.field_by_id(field_id) is not None
     nested = False
     for f in fields:
         if f.id == field_id:

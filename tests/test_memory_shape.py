@@ -98,14 +98,20 @@ def test_dml_steps_share_their_files_text_instead_of_copying_the_statement():
 
 
 def test_partition_lookups_are_not_kept_on_every_state():
-    sql = "CREATE TABLE db.p (id bigint, ts timestamp, k int) USING iceberg PARTITIONED BY (days(ts));\n"
-    sql += "".join(f"ALTER TABLE db.p {'ADD' if i % 2 == 0 else 'DROP'} PARTITION FIELD bucket(4, k);\n" for i in range(6))
-    sql += "ALTER TABLE db.p RENAME COLUMN k TO kk;\nALTER TABLE db.p DROP COLUMN ts;\n"
+    sql = "CREATE TABLE db.p (id bigint, ts timestamp, k int, a int, b int) USING iceberg PARTITIONED BY (days(ts));\n"
+    sql += "".join(f"ALTER TABLE db.p ADD PARTITION FIELD {c};\n" for c in ("k", "a", "b"))
+    sql += "ALTER TABLE db.p DROP PARTITION FIELD k;\nALTER TABLE db.p RENAME COLUMN k TO kk;\n"
     run = replay(parse_sources([SourceFile("p.sql", sql)]))
+    assert all(o.accepted for o in run.result.outcomes)
     states = [s for o in run.result.outcomes for s in (o.before, o.after) if s is not None]
     current, every = states[-1].partition_sources
-    assert sorted(every) == [2, 3] and 3 not in current  # ts (2) in every spec; k (3) in older specs only
+    assert sorted(every) == [2, 3, 4, 5] and 3 not in current  # k (3) is in older specs only
     assert all("partition_sources" not in s.__dict__ for s in states)  # one table per spec history, not per state
+    assert all("partition_names" not in s.__dict__ for s in states)
+    assert states[-1].partition_names == {"ts_day", "k", "a", "b"}
+    # a spec that keeps a field keeps the same object: five specs, not five copies of `ts_day`
+    specs = states[-1].specs
+    assert len(specs) == 5 and len({id(f) for s in specs for f in s.fields if f.name == "ts_day"}) == 1
 
 
 def test_a_state_keeps_its_values_in_the_dict_layout_all_states_share():
@@ -131,3 +137,26 @@ def test_a_state_keeps_its_values_in_the_dict_layout_all_states_share():
     out = subprocess.run([sys.executable, "-c", script, sql], capture_output=True, text=True, check=True).stdout
     # a dict of its own for 22 entries takes ~830 bytes; the shared layout ~250
     assert int(out) < 400
+
+
+def test_the_dml_shape_cache_keeps_a_few_statements():
+    dml_fast.shape.cache_clear()
+    sql = "CREATE TABLE db.w (c0 int, c1 int) USING iceberg;\n"
+    sql += "".join(f"INSERT INTO db.w (c0, c1) VALUES ({i}, {i});\n" for i in range(200))
+    run = replay(parse_sources([SourceFile("w.sql", sql)]))
+    assert all(o.accepted for o in run.result.outcomes)
+    assert 0 < dml_fast.shape.cache_info().currsize <= 64  # not one text and shape per INSERT of the run
+
+
+def test_the_schema_index_files_a_lone_version_as_itself_under_an_int():
+    from icelint.model.table import Schema
+
+    sql = "CREATE TABLE db.t (id bigint) USING iceberg;\n"
+    sql += "".join(f"ALTER TABLE db.t ADD COLUMN c{i} int;\n" for i in range(30))
+    sql += "ALTER TABLE db.t DROP COLUMN c29;\n"  # the schema of 30 statements before: reused, not added
+    run = replay(parse_sources([SourceFile("t.sql", sql)]))
+    meta = run.result.tables["db.t"]
+    assert len(meta.schemas) == 31 and meta.current_schema_id == 29
+    index = meta.schema_index
+    replayed = [k for k in index if isinstance(k, int)]
+    assert len(replayed) >= 30 and all(type(index[k]) is Schema for k in replayed)  # no list of one per version

@@ -24,7 +24,7 @@ _NO_IDS: frozenset[int] = frozenset()
 # by (id(schema), name) → (schema, table); the entry holds the schema, so an id is never reused.
 _BUILT: OrderedDict[tuple[int, str], tuple[Any, Any]] = OrderedDict()
 _BUILT_MAX = 32
-_PARTITION_SOURCES: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()  # see `partition_sources`
+_PARTITION_SOURCES: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()  # see `partition_sources` and `partition_names`
 
 
 class _lookup_table(Generic[T]):  # noqa: N801 - used like cached_property
@@ -559,13 +559,14 @@ class TableMetadata:
     refs: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # branch/tag name → type
 
     @cached_property
-    def schema_index(self) -> dict[tuple, list[Schema]]:
-        """`Schema._identity` → schemas that have it, oldest first: a schema can only be reused from its bucket.
+    def schema_index(self) -> dict[Any, Any]:
+        """`Schema._identity` → schemas that have it, oldest first: a schema can only be reused from its bucket
+        (one schema is filed as itself, two or more as a list: see `index_schema`).
 
         The replay shares one index along a table's chain of states and appends each new schema to
         it, so it may also hold schemas newer than this state: ask `schemas_like`, which leaves them out.
         """
-        index: dict[tuple, list[Schema]] = {}
+        index: dict[Any, Any] = {}
         for s in self.schemas:
             index_schema(index, s)
         return index
@@ -579,8 +580,9 @@ class TableMetadata:
         every older one.
         """
         ident = schema._identity
-        bucket = self.schema_index.get(ident, ())
-        xored = self.schema_index.get(("xor", ident, schema.id_xor, schema.top_hash), ())
+        index = self.schema_index
+        bucket = _bucket(index.get(ident))
+        xored = _bucket(index.get(hash((ident, schema.id_xor, schema.top_hash))))
         if xored:
             bucket = sorted((*bucket, *xored), key=_schema_id) if bucket else xored
         newest = self.schemas[-1].schema_id if self.schemas else -1
@@ -627,10 +629,22 @@ class TableMetadata:
             _PARTITION_SOURCES.popitem(last=False)
         return current, every
 
-    @cached_property
+    @property
     def partition_names(self) -> frozenset[str]:
-        """The names of every partition field of every spec (a new column may not take one)."""
-        return frozenset(f.name for s in self.specs for f in s.fields)
+        """The names of every partition field of every spec (a new column may not take one).
+
+        Kept among the newest few, like `partition_sources`: one set of the whole spec history per
+        state would grow with the square of a table's spec changes."""
+        key = (id(self.specs), -1)  # -1: no spec id (the key of `partition_sources` holds one)
+        hit = _PARTITION_SOURCES.get(key)
+        if hit is not None and hit[0] is self.specs:
+            _PARTITION_SOURCES.move_to_end(key)
+            return hit[1]
+        names = frozenset(f.name for s in self.specs for f in s.fields)
+        _PARTITION_SOURCES[key] = (self.specs, names)
+        if len(_PARTITION_SOURCES) > _BUILT_MAX:
+            _PARTITION_SOURCES.popitem(last=False)
+        return names
 
     @cached_property
     def sort_order(self) -> SortOrder:
@@ -685,10 +699,27 @@ class TableMetadata:
         return out
 
 
-def index_schema(index: dict[tuple, list[Schema]], s: Schema) -> None:
-    """File `s` in a `schema_index`: under its identity, with its `id_xor` and `top_hash` when known."""
+def index_schema(index: dict[Any, Any], s: Schema) -> None:
+    """File `s` in a `schema_index`: under its identity, or, when its `id_xor` and `top_hash` are
+    known (every version the replay makes), under the hash of the three (an int: a collision only
+    adds a candidate, which `same_as` rules out). A key's one schema is filed as itself, not as a
+    list of one: the replay files one version per statement, most under a key of their own."""
     xor, top = s.__dict__.get("id_xor"), s.__dict__.get("top_hash")
-    index.setdefault(s._identity if xor is None or top is None else ("xor", s._identity, xor, top), []).append(s)
+    key = s._identity if xor is None or top is None else hash((s._identity, xor, top))
+    held = index.get(key)
+    if held is None:
+        index[key] = s
+    elif held.__class__ is list:
+        held.append(s)
+    else:
+        index[key] = [held, s]
+
+
+def _bucket(held: Any) -> Any:
+    """The schemas `index_schema` filed under one key, as a sequence."""
+    if held is None:
+        return ()
+    return held if held.__class__ is list else (held,)
 
 
 _field_id = attrgetter("id")
@@ -768,20 +799,20 @@ def _share_state_keys() -> None:
     """Make every key a state may hold one of the keys its instance dicts share (CPython's key-sharing
     dicts, PEP 412): set them all once, in one order, on a first instance. A state's dict then stays
     a values array (~270 bytes for 22 values) instead of turning into a dict of its own (~830 bytes)
-    when it computes a derived value (`partition_names`, ...) in another order than the class's first
+    when it computes a derived value (`schema_index`, ...) in another order than the class's first
     instance did; the replay keeps one state per statement."""
     first = object.__new__(TableMetadata)
     for name in (*(f.name for f in dataclass_fields(TableMetadata)), *_LAZY):
         first.__dict__[name] = None
 
 
-_LAZY = ("schema", "schema_index", "spec", "partition_names", "sort_order")  # its cached properties
+_LAZY = ("schema", "schema_index", "spec", "sort_order")  # its cached properties
 _share_state_keys()
 # cached properties, by the fields they are computed from (dropped by `evolve` when one changes)
 _DERIVED = {
     "schemas": ("schema", "schema_index"),
     "current_schema_id": ("schema",),
-    "specs": ("spec", "partition_names"),
+    "specs": ("spec",),
     "default_spec_id": ("spec",),
     "sort_orders": ("sort_order",),
     "default_sort_order_id": ("sort_order",),

@@ -335,8 +335,8 @@ class SpecUpdate:
         fields: list[PartitionField] = []
         for f in self.spec.fields:
             new_name = self.renames.get(f.name, f.name)
-            if f.field_id not in self.deletes:
-                fields.append(PartitionField(f.source_id, f.field_id, new_name, f.transform))
+            if f.field_id not in self.deletes:  # unchanged: the same object, shared by every spec that keeps it
+                fields.append(f if new_name == f.name else PartitionField(f.source_id, f.field_id, new_name, f.transform))
             elif self.format_version < 2:
                 fields.append(PartitionField(f.source_id, f.field_id, new_name, "void"))
         fields.extend(self.adds)

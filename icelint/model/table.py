@@ -24,7 +24,7 @@ _NO_IDS: frozenset[int] = frozenset()
 # by (id(schema), name) → (schema, table); the entry holds the schema, so an id is never reused.
 _BUILT: OrderedDict[tuple[int, str], tuple[Any, Any]] = OrderedDict()
 _BUILT_MAX = 32
-_PARTITION_SOURCES: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()  # see `partition_sources` and `partition_names`
+_PARTITION_SOURCES: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()  # see `_of_specs`
 
 
 class _lookup_table(Generic[T]):  # noqa: N801 - used like cached_property
@@ -609,13 +609,10 @@ class TableMetadata:
         """Source field id → its fields in the current spec (void ones left out) / in any spec (history).
 
         Shared by the states with the same specs (the rules ask every state of a long replay), and
-        kept among the newest few only, not on each state: a table whose specs change often would
-        hold one table of its whole spec history per state (quadratic memory)."""
-        key = (id(self.specs), self.default_spec_id)
-        hit = _PARTITION_SOURCES.get(key)
-        if hit is not None and hit[0] is self.specs:
-            _PARTITION_SOURCES.move_to_end(key)
-            return hit[1]
+        kept among the newest few only (`_of_specs`)."""
+        return _of_specs(self.specs, self.default_spec_id, self._partition_sources)
+
+    def _partition_sources(self) -> tuple[dict[int, list[PartitionField]], dict[int, list[PartitionField]]]:
         current: dict[int, list[PartitionField]] = {}
         for f in self.spec.fields:
             if f.transform != "void":
@@ -624,27 +621,12 @@ class TableMetadata:
         for s in self.specs:
             for f in s.fields:
                 every.setdefault(f.source_id, []).append(f)
-        _PARTITION_SOURCES[key] = (self.specs, (current, every))
-        if len(_PARTITION_SOURCES) > _BUILT_MAX:
-            _PARTITION_SOURCES.popitem(last=False)
         return current, every
 
     @property
     def partition_names(self) -> frozenset[str]:
-        """The names of every partition field of every spec (a new column may not take one).
-
-        Kept among the newest few, like `partition_sources`: one set of the whole spec history per
-        state would grow with the square of a table's spec changes."""
-        key = (id(self.specs), -1)  # -1: no spec id (the key of `partition_sources` holds one)
-        hit = _PARTITION_SOURCES.get(key)
-        if hit is not None and hit[0] is self.specs:
-            _PARTITION_SOURCES.move_to_end(key)
-            return hit[1]
-        names = frozenset(f.name for s in self.specs for f in s.fields)
-        _PARTITION_SOURCES[key] = (self.specs, names)
-        if len(_PARTITION_SOURCES) > _BUILT_MAX:
-            _PARTITION_SOURCES.popitem(last=False)
-        return names
+        """The names of every partition field of every spec (a new column may not take one)."""
+        return _of_specs(self.specs, -1, lambda: frozenset(f.name for s in self.specs for f in s.fields))
 
     @cached_property
     def sort_order(self) -> SortOrder:
@@ -697,6 +679,23 @@ class TableMetadata:
         out["sort-orders"] = [s.to_json() for s in self.sort_orders]
         out["properties"] = dict(self.properties)
         return out
+
+
+def _of_specs(specs: tuple, spec_id: int, build: Callable[[], T]) -> T:
+    """A table derived from a table's specs (`spec_id`: the default spec's id, or -1 when it does not
+    depend on it), shared by the states with these specs and kept among the newest few, not on
+    each state: one table of the whole spec history per state would grow with the square of a
+    table's spec changes."""
+    key = (id(specs), spec_id)
+    hit = _PARTITION_SOURCES.get(key)
+    if hit is not None and hit[0] is specs:  # the entry holds the specs, so an id is never reused
+        _PARTITION_SOURCES.move_to_end(key)
+        return hit[1]
+    value = build()
+    _PARTITION_SOURCES[key] = (specs, value)
+    if len(_PARTITION_SOURCES) > _BUILT_MAX:
+        _PARTITION_SOURCES.popitem(last=False)
+    return value
 
 
 def index_schema(index: dict[Any, Any], s: Schema) -> None:

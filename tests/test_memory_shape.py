@@ -1,5 +1,6 @@
 """What a long run keeps per statement (issue 15 §3, memory): the check keeps spans, not syntax trees;
-a schema diff keeps tuples, not lists; a name written in many statements is one string.
+a schema diff keeps tuples, not lists; a name written in many statements is one string; a DML step
+shares its file's text; states share their dict layout, not their spec-derived tables.
 
 Each test compares the lean form with what it replaces (memory itself is measured by
 `bench/scale.py`, never here).
@@ -7,7 +8,14 @@ Each test compares the lean form with what it replaces (memory itself is measure
 
 from __future__ import annotations
 
+import platform
+import subprocess
+import sys
+
+import pytest
+
 from icelint.model.diff import SchemaDiff, diff
+from icelint.model.table import Schema
 from icelint.pending import make_plan, parse_plan
 from icelint.pipeline import parse_sources, replay
 from icelint.replay import dml_fast
@@ -115,12 +123,6 @@ def test_partition_lookups_are_not_kept_on_every_state():
 
 
 def test_a_state_keeps_its_values_in_the_dict_layout_all_states_share():
-    import platform
-    import subprocess
-    import sys
-
-    import pytest
-
     if platform.python_implementation() != "CPython" or sys.version_info[:2] != (3, 11):
         pytest.skip("key-sharing dicts are CPython's; their layout differs from one minor version to the next")
     sql = "".join(
@@ -149,8 +151,6 @@ def test_the_dml_shape_cache_keeps_a_few_statements():
 
 
 def test_the_schema_index_files_a_lone_version_as_itself_under_an_int():
-    from icelint.model.table import Schema
-
     sql = "CREATE TABLE db.t (id bigint) USING iceberg;\n"
     sql += "".join(f"ALTER TABLE db.t ADD COLUMN c{i} int;\n" for i in range(30))
     sql += "ALTER TABLE db.t DROP COLUMN c29;\n"  # the schema of 30 statements before: reused, not added

@@ -1,6 +1,6 @@
 """Does icelint stay linear? Time and memory of `icelint check` on inputs built to be hard (issue 15 §3).
 
-    python bench/scale.py [--runs 3] [--scale 1.0] [--only NAME ...] [--no-big]
+    python bench/scale.py [--runs 3] [--scale 1.0] [--only NAME ...] [--no-big] [--against REV]
 
 Each input is generated into bench/out/scale/ and checked as a whole process (start-up included),
 against `sqlglot.parse(text, read="spark")` of the same text (errors ignored: sqlglot does not know
@@ -23,6 +23,11 @@ child alone, from `os.wait4` in a small wrapper process).
   drops): under 3 minutes within 4 GB. Not compared with sqlglot (`--no-big` leaves it out).
 
 `--scale 0.1` divides every N by ten: run two scales to see the slope while iterating.
+
+`--against REV` also times the icelint of git revision REV (its `icelint/` exported into
+bench/out/scale/against-REV/), each of its runs right after the checkout's own on the same input,
+and adds its CPU time and max RSS and the checkout's change: a figure of the shared machine moves by
+10-30 % between hours, a change measured this way does not.
 """
 
 from __future__ import annotations
@@ -104,6 +109,7 @@ class Case:
     statements: int
     compare: bool = True  # time sqlglot on the same text
     samples: list[tuple[float, float, int]] = field(default_factory=list)  # icelint: wall, cpu, maxrss KB
+    against: list[tuple[float, float, int]] = field(default_factory=list)  # the icelint of --against REV
     ref: list[tuple[float, float, int]] = field(default_factory=list)  # sqlglot
     extra: list[str] = field(default_factory=list)  # more arguments
     ref_path: Path | None = None  # what sqlglot parses, when not `path`
@@ -141,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every N by this (0.1 while iterating)")
     ap.add_argument("--only", nargs="*", help="case names to run")
     ap.add_argument("--no-big", action="store_true", help="leave out the 50 MB file")
+    ap.add_argument("--against", metavar="REV", help="also time the icelint of this git revision, interleaved")
     args = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(HERE))
@@ -151,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     import icelint
 
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(icelint.__file__).parent)], check=True)
+    other = _export(args.against) if args.against else None  # PYTHONPATH of the other revision
 
     def n(x: int) -> int:
         return max(2, int(x * args.scale))
@@ -200,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
             if c.name == "big-50mb" and i > 0:
                 continue  # once is enough (minutes)
             c.samples.append(run([*ICELINT, c.path.name, *c.extra], OUT, {"ICELINT_JOBS": "1", "ICELINT_NO_CACHE": "1"}))
+            if other is not None:
+                c.against.append(run([*ICELINT, c.path.name, *c.extra], OUT,
+                                     {"ICELINT_JOBS": "1", "ICELINT_NO_CACHE": "1", "PYTHONPATH": str(other)}))  # fmt: skip
             if c.compare:
                 c.ref.append(run([*SQLGLOT, (c.ref_path or c.path).name], OUT, ok=(0,)))
 
@@ -230,11 +241,40 @@ def main(argv: list[str] | None = None) -> int:
         cpu = statistics.median(s[1] for s in quiet.samples)
         print(f"migration-x20 with --ignore ICE017: {cpu:.2f} s CPU, "
               f"{cpu / statistics.median(s[1] for s in mig.ref):.1f}× sqlglot's parse")  # fmt: skip
+    if other is not None:
+        print(f"\nAgainst {args.against} (its runs interleaved with the checkout's; CPU and max RSS, medians):\n")
+        print(f"| Input | {args.against} CPU | checkout CPU | CPU change | {args.against} max RSS | checkout max RSS | RSS change |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for c in cases:
+            old_cpu, new_cpu = (statistics.median(s[1] for s in x) for x in (c.against, c.samples))
+            old_rss, new_rss = (statistics.median(s[2] for s in x) for x in (c.against, c.samples))
+            print(f"| {c.name} | {old_cpu:.2f} s | {new_cpu:.2f} s | {100 * (new_cpu / old_cpu - 1):+.0f} % "
+                  f"| {old_rss / 1024:.0f} MB | {new_rss / 1024:.0f} MB | {100 * (new_rss / old_rss - 1):+.0f} % |")  # fmt: skip
     b = by_name.get("big-50mb")
     if b:
         wall, cpu, rss = b.samples[0]
         print(f"big-50mb: {wall:.0f} s wall, {cpu:.0f} s CPU, {rss / 1024 / 1024:.2f} GB (targets: < 180 s, < 4 GB)")
     return 0
+
+
+def _export(rev: str) -> Path:
+    """`icelint/` of git revision `rev`, exported (once) into bench/out/scale/against-REV/ and
+    byte-compiled; stops when git cannot give it or Python would import another icelint from there."""
+    repo = HERE.parent
+    r = subprocess.run(["git", "-C", str(repo), "rev-parse", "--verify", f"{rev}^{{commit}}"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"bench: --against {rev}: not a revision of {repo}: {r.stderr.strip()}")
+    dest = OUT / f"against-{r.stdout.strip()[:12]}"
+    if not (dest / "icelint" / "__init__.py").exists():
+        dest.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(repo), "archive", rev, "icelint"], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(dest / "icelint")], check=True)
+    got = subprocess.run([sys.executable, "-c", "import icelint; print(icelint.__file__)"], cwd=OUT, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(dest)}).stdout.strip()  # fmt: skip
+    if Path(got).resolve().parent != (dest / "icelint").resolve():
+        raise SystemExit(f"bench: --against {rev}: Python imports {got or 'nothing'}, not {dest / 'icelint'}")
+    return dest
 
 
 def _final_schemas(path: Path) -> tuple[Path, list[str]] | None:

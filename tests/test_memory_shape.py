@@ -14,11 +14,12 @@ import sys
 
 import pytest
 
-from icelint.model.diff import SchemaDiff, diff
+from icelint.model.diff import NO_CHANGE, SchemaDiff, diff
 from icelint.model.table import Schema
 from icelint.pending import make_plan, parse_plan
 from icelint.pipeline import parse_sources, replay
 from icelint.replay import dml_fast
+from icelint.rules._base import RuleContext, TableHistory
 from icelint.source import SourceFile
 from icelint.syntax.ast import Placed
 
@@ -73,6 +74,11 @@ def test_diffs_are_kept_as_tuples_and_equal_the_lists_they_were_built_in():
     assert [(p, new.name, old.name) for p, new, old in renamed.renamed] == [(("body",), "body", "payload")]
     assert renamed.added == () and renamed.removed == ()
     assert SchemaDiff().added == []  # built empty in lists, as `diff` builds it
+    unchanged = [o for o in run.result.outcomes if o.diff is None]
+    assert unchanged  # the INSERT and the statement Spark rejects change no schema
+    for o in unchanged:  # the rules see one shared empty diff of tuples for them, not a new one each
+        d = RuleContext(o, run.result, TableHistory(), "db.t").diff
+        assert d is NO_CHANGE and d.added == () and d.removed == () and d.changed == () and d.renamed == []
 
 
 def test_a_name_written_in_many_statements_is_one_string():

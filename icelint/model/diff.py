@@ -60,6 +60,9 @@ def _kept(d: SchemaDiff) -> SchemaDiff:
     return d
 
 
+NO_CHANGE = _kept(SchemaDiff())  # the diff of a step that changed no schema (shared: tuples, nothing to add to)
+
+
 def _match_recorded(changes_at: Changes, parent_id: int, old_prefix: Path, new_prefix: Path, out: SchemaDiff) -> None:
     pairs = changes_at.get(parent_id, {}).values()
     gone = [old for old, _ in pairs if old is not None]

@@ -9,7 +9,7 @@ from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.fix import Fix
 from icelint.lazy import cached_property
-from icelint.model.diff import SchemaDiff, diff
+from icelint.model.diff import NO_CHANGE, SchemaDiff, diff
 from icelint.model.table import LazySchema, Schema, TableMetadata
 from icelint.replay.engine import Outcome, ReplayResult
 from icelint.replay.errors import ReplayError
@@ -180,7 +180,7 @@ class RuleContext:
         """Schema changes this step made (empty when rejected or not a schema change)."""
         b, a = self.before, self.after
         if not self.accepted or b is None or a is None or b.schema is a.schema:
-            return SchemaDiff()
+            return NO_CHANGE
         if self.outcome.diff is not None:
             return self.outcome.diff  # computed once by the replay
         return diff(b.schema, a.schema)

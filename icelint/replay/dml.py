@@ -33,8 +33,9 @@ class DmlMixin:
 
     def _write_data(self, meta: TableMetadata, c: ch.WriteData, step: ch.Commit) -> TableMetadata:
         check_row_level(c.kind, meta)
-        if c.sql is not None:
-            check_statement(c.sql, c.span, quoted(step.table), meta, self.case_sensitive)
+        sql = c.sql  # sliced from the file's text on each ask: once here
+        if sql is not None:
+            check_statement(sql, c.span, quoted(step.table), meta, self.case_sensitive)
         return deploy.written(meta, c, step)  # TRUNCATE empties the current snapshot
 
 

@@ -8,6 +8,7 @@ import operator
 from icelint import changes as ch
 from icelint.model import types as it
 from icelint.rules import _small_schema as small
+from icelint.rules._outcome_index import diff_is_whole, drop_candidates, removed_by_diff
 from icelint.rules._help import column_sql, free_name, ident, path_sql, replace_at, sql, table_sql, type_sql
 
 
@@ -37,8 +38,6 @@ def drop_outcome(ctx, field_id: int):
 
 def _find_drop_outcome(ctx, field_id: int):
     from bisect import bisect_left
-
-    from icelint.rules._outcome_index import drop_candidates, removed_by_diff
 
     outcomes = ctx.result.outcomes
     # the newest such step first, among the steps that may have removed it (a scan of the whole
@@ -98,10 +97,7 @@ def drop_instead_of(table: str, outcome, field_id: int, new_name: str) -> list[s
 def _removed(outcome) -> dict:
     """Field id → (path, field) of each field an outcome of DROP COLUMN(S) alone removed, from its diff
     (the diff of its one schema commit); empty when the step changed anything else."""
-    d = outcome.diff
-    if d is None or not d.removed or not all(isinstance(c, ch.SchemaChange) for c in getattr(outcome.step, "changes", (None,))):
-        return {}
-    return {f.id: (p, f) for p, f in d.removed}
+    return {f.id: (p, f) for p, f in outcome.diff.removed} if diff_is_whole(outcome) else {}
 
 
 def _dropped_at(removed: dict, path: tuple[str, ...]):

@@ -8,8 +8,6 @@ that list is unchanged.
 
 from __future__ import annotations
 
-from bisect import bisect_left
-
 from icelint import changes as ch
 
 _cache: list = [None, -1, None]  # [outcomes list, its length when indexed, _Index]
@@ -64,11 +62,10 @@ def drop_candidates(outcomes, table: str, field_id: int) -> list[int]:
         for k, o in enumerate(outcomes):
             if not o.accepted or o.before is None or o.after is None or o.before.schema is o.after.schema:
                 continue
-            step = o.step
             if o.diff is not None:
                 for _, f in o.diff.removed:
                     removed.setdefault((o.table, f.id), []).append(k)
-                if isinstance(step, ch.Commit) and all(isinstance(c, ch.SchemaChange) for c in step.changes):
+                if diff_is_whole(o):
                     continue
             other.setdefault(o.table, []).append(k)
         ix.drops = (removed, other)
@@ -77,14 +74,18 @@ def drop_candidates(outcomes, table: str, field_id: int) -> list[int]:
     return sorted({*mine, *theirs}) if mine and theirs else list(mine or theirs)
 
 
+def diff_is_whole(o) -> bool:
+    """Whether an outcome's diff is all its step did to the schema: a commit of schema changes only
+    (the replay's diff is the diff of a step's one schema commit)."""
+    step = o.step
+    return o.diff is not None and isinstance(step, ch.Commit) and all(isinstance(c, ch.SchemaChange) for c in step.changes)
+
+
 def removed_by_diff(outcomes, table: str, field_id: int, k: int) -> bool:
     """Whether the outcome at position `k` (a `drop_candidates` position) removed `field_id` for
     certain: its diff, the diff of its one schema commit, says so (no other change beside). Its
     before and after schemas need not be asked then: an old version's look-up costs a table."""
     drop_candidates(outcomes, table, field_id)  # builds the lists when first asked
-    removed, other = index(outcomes).drops
-    if k not in removed.get((table, field_id), ()):  # a field id is removed once, mostly: a short list
-        return False
-    theirs = other.get(table, ())  # positions in order, possibly many (every write of the table)
-    i = bisect_left(theirs, k)
-    return i == len(theirs) or theirs[i] != k
+    removed, _ = index(outcomes).drops
+    # a field id is removed once, mostly: a short list
+    return k in removed.get((table, field_id), ()) and diff_is_whole(outcomes[k])

@@ -46,12 +46,12 @@ def path_of(schema, field_id: int):
         for f in reversed(fields):  # `_top_ids` keeps the last one
             if f.id == field_id:
                 return (f.name,)
-    elif "_top_ids" not in schema.__dict__:  # an older version: see `has_id`
-        try:
-            return (fields[indexOf(map(_field_id, fields), field_id)].name,)  # top-level ids are unique
-        except ValueError:
-            if not schema.nested_top:
-                return None
+    elif "_top_ids" not in schema.__dict__:  # an older version: see `_column`
+        f = _column(fields, field_id)
+        if f is not None:
+            return (f.name,)
+        if not schema.nested_top:
+            return None
     return schema.path_of(field_id)
 
 
@@ -61,6 +61,16 @@ def name_of(schema, field_id: int):
     return ".".join(p) if p else None
 
 
+def _column(fields, field_id: int):
+    """The column with id `field_id` of an older wide version, by one pass over its columns in C, not
+    a lookup table of them built for one question (the replay never builds `_top_ids` on some
+    histories, so no neighbour's table can be moved to an old version); None when none has it."""
+    try:
+        return fields[indexOf(map(_field_id, fields), field_id)]  # top-level ids are unique
+    except ValueError:
+        return None
+
+
 def has_id(schema, field_id: int) -> bool:
     """`schema.field_by_id(field_id) is not None` (and so `schema.has_field_id(field_id)`)."""
     fields = schema.fields
@@ -68,9 +78,7 @@ def has_id(schema, field_id: int) -> bool:
         own = schema.__dict__.get("_top_ids")
         if own is not None:  # the newest version holds its table
             return field_id in own or schema.field_by_id(field_id) is not None
-        # an older version: one pass over its columns in C, not a table of them built for one question
-        # (the replay never builds `_top_ids` on some histories, so no neighbour's table can be moved here)
-        if field_id in map(_field_id, fields):
+        if _column(fields, field_id) is not None:  # an older version
             return True
         return bool(schema.nested_top) and schema.field_by_id(field_id) is not None
     nested = False

@@ -3,7 +3,9 @@
     python bench/phases.py FILE.sql [--top 12]
 
 Runs `icelint check FILE.sql` in this process, phase after phase as `check_run` chains them (parse
-and lower, replay, rules), with the garbage collector off (as `icelint check` runs a long file), and
+and lower, then replay and rules together: each outcome linted as the replay makes it, as
+`checker.lint_replay` does; `--apart` replays the whole file first, then lints it, to time the two
+apart), with the garbage collector off (as `icelint check` runs a long file), and
 prints for each phase its CPU time, the process's max RSS after it, and, with `--top N`, what the
 phase added to the live Python heap by source line (tracemalloc: slower, and it counts only what
 Python allocates). Divide by the statement count for "per statement": the README's "Scaling"
@@ -34,11 +36,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("file")
     ap.add_argument("--top", type=int, default=0, help="show the N source lines that kept the most memory in each phase")
+    ap.add_argument("--apart", action="store_true", help="replay the whole file, then lint it (two phases)")
     args = ap.parse_args(argv)
 
-    from icelint.checker import lint_run
+    from icelint.checker import lint_replay, lint_run
     from icelint.config import load_config
     from icelint.pipeline import parse_sources, replay
+    from icelint.replay.engine import Replay
     from icelint.source import SourceFile
 
     rules = load_config().rules()
@@ -65,8 +69,11 @@ def main(argv: list[str] | None = None) -> int:
 
     source = phase("read", lambda: SourceFile.read(args.file))
     parsed = phase("parse + lower", lambda: parse_sources([source], trees=False))
-    run = phase("replay", lambda: replay(parsed))
-    findings = phase("rules", lambda: lint_run(run, rules))
+    if args.apart:
+        run = phase("replay", lambda: replay(parsed))
+        findings = phase("rules", lambda: lint_run(run, rules))
+    else:
+        findings, _ = phase("replay + rules", lambda: lint_replay(Replay(), parsed.steps, rules))
     n = max(len(parsed.steps), 1)
     print(f"\n{args.file}: {len(parsed.steps):,} statements, {len(findings):,} findings")
     print("| Phase | CPU | Max RSS after | Python heap after (cumulative) |")

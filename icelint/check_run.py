@@ -26,10 +26,11 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
     from_stdin = stdin_input.wanted(paths, conv.get("stdin_filename"))
     from icelint import suppress
     from icelint.findings import Severity
-    from icelint.checker import lint_run
+    from icelint.checker import lint_replay
     from icelint.pending import deployments, make_plan, only_pending, parse_plan, pending_part
     from icelint.parallel import lint_partitioned
-    from icelint.pipeline import Parsed, replay
+    from icelint.pipeline import Run
+    from icelint.replay.engine import Replay
     from icelint.reporters import REPORTERS, Report
     from icelint.source import SourceFile
 
@@ -86,10 +87,11 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
         initial = None
 
     def lint_steps(steps) -> list:
-        run = replay(Parsed(parsed.sources, parsed.files, list(steps), parsed.deployments), initial, catalog_kind=cfg.catalog_kind)
-        run.result.absent = absent
-        run.result.stats = stats
-        return only_pending(lint_run(run, rules), run, plan)
+        steps = list(steps)
+        # replayed and linted statement by statement: the states of a long run are not all held at once
+        replayer = Replay(initial, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments)
+        findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats)
+        return only_pending(findings, Run(parsed.sources, parsed.files, steps, result), plan)
 
     findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays
     if findings is None:

@@ -1,4 +1,9 @@
-"""Run the rules over a replay: outcomes → findings (sorted, deduplicated)."""
+"""Run the rules over a replay: outcomes → findings (sorted, deduplicated).
+
+`lint_replay` lints each outcome as soon as the replay makes it and keeps of it only what later
+rules look back at (`Outcome.slimmed`): the states of a long run are not all held at once.
+`lint_run` lints a replay that is already over (the library's and the tests' entry).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,8 @@ from typing import Sequence
 from icelint import changes as ch
 from icelint.findings import Finding
 from icelint.pipeline import Run
-from icelint.rules._base import Rule, RuleContext, TableHistory, triggers_of, where
+from icelint.replay.engine import Outcome, Replay, ReplayResult
+from icelint.rules._base import NeedsFuture, Rule, RuleContext, TableHistory, triggers_of, where
 
 
 def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Finding]:
@@ -17,20 +23,52 @@ def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Fin
     by node type the same way); `dispatch=False` calls every rule on every outcome (the tests check
     that both give the same findings).
     """
-    result = run.result
-    histories: dict[str, TableHistory] = {}
-    findings: list[Finding] = []
-    always = [r for r in rules if r.triggers is None or not dispatch]
-    by_trigger: dict[object, list[Rule]] = {}
-    if dispatch:
-        for r in rules:
-            for t in r.triggers or ():
-                by_trigger.setdefault(t, []).append(r)
-    order = {r.code: i for i, r in enumerate(rules)}
-    chosen: dict[tuple, list] = {}  # trigger kinds → the `check` of each rule to call, in order
-    always_checks = [r.check for r in always]
-    extend = findings.extend
-    for outcome in result.outcomes:
+    linter = _Linter(run.result, rules, dispatch)
+    visit = linter.visit
+    for outcome in run.result.outcomes:
+        visit(outcome)
+    return linter.findings()
+
+
+def lint_replay(
+    replay: Replay, steps: Sequence[ch.Step], rules: Sequence[Rule], absent: dict | None = None, stats: object = None
+) -> tuple[list[Finding], ReplayResult]:
+    """Replay `steps` and lint each outcome as it comes (the same findings as `lint_run` on the
+    replay's whole result): an outcome linted is replaced in `result.outcomes` by its slimmed form,
+    unless a rule asked about the statements after it (`NeedsFuture`): that rule's check runs again
+    on it once the replay is over. `absent` and `stats` are set on the result as `ReplayResult` says."""
+    result, outcomes = replay.stream(steps)
+    result.absent, result.stats = absent or {}, stats
+    linter = _Linter(result, rules)
+    visit, kept, last = linter.visit, result.outcomes, {}
+    for i, outcome in enumerate(outcomes):
+        if visit(outcome):
+            kept[i] = outcome.slimmed(last)
+    linter.run_deferred()
+    return linter.findings(), result
+
+
+class _Linter:
+    """The rules' walk over a run's outcomes, in order: each table's history kept up to date."""
+
+    def __init__(self, result: ReplayResult, rules: Sequence[Rule], dispatch: bool = True) -> None:
+        self.result = result
+        self.histories: dict[str, TableHistory] = {}
+        self._findings: list[Finding] = []
+        self.always = [r for r in rules if r.triggers is None or not dispatch]
+        self.by_trigger: dict[object, list[Rule]] = {}
+        if dispatch:
+            for r in rules:
+                for t in r.triggers or ():
+                    self.by_trigger.setdefault(t, []).append(r)
+        self.order = {r.code: i for i, r in enumerate(rules)}
+        self.chosen: dict[tuple, list] = {}  # trigger kinds → the `check` of each rule to call, in order
+        self.always_checks = [r.check for r in self.always]
+        self.deferred: list[tuple] = []  # (check, outcome, history as it was, table name): see `NeedsFuture`
+
+    def visit(self, outcome: Outcome) -> bool:
+        """Lint one outcome (the next in the run); False when a rule asked to see it again at the end."""
+        result, histories = self.result, self.histories
         key = outcome.table
         if key is not None and key not in histories:
             initial = result.initial.get(key)
@@ -38,17 +76,26 @@ def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Fin
         history = histories.get(key) if key is not None else TableHistory()
         assert history is not None
         ctx = RuleContext(outcome, result, history, result.display_names.get(key, key) if key else "")
-        checks = always_checks
+        checks = self.always_checks
         kinds = None
-        if by_trigger:
+        if self.by_trigger:
             kinds = tuple(triggers_of(outcome))
-            checks = chosen.get(kinds)  # few distinct combinations: choose once for each
+            checks = self.chosen.get(kinds)  # few distinct combinations: choose once for each
             if checks is None:
-                picked = {r.code: r for t in kinds for r in by_trigger.get(t, ())}
-                selected = sorted([*always, *picked.values()], key=lambda r: order[r.code])
-                checks = chosen[kinds] = [r.check for r in selected]
+                picked = {r.code: r for t in kinds for r in self.by_trigger.get(t, ())}
+                selected = sorted([*self.always, *picked.values()], key=lambda r: self.order[r.code])
+                checks = self.chosen[kinds] = [r.check for r in selected]
+        findings = self._findings
+        extend = findings.extend
+        whole = True
         for check in checks:
-            extend(check(ctx))
+            n = len(findings)
+            try:
+                extend(check(ctx))
+            except NeedsFuture:
+                del findings[n:]
+                self.deferred.append((check, outcome, history.snapshot(), ctx.table_name))
+                whole = False
         d = ctx.diff
         if d.removed or d.changed:
             history.record(d, where(outcome.step.span))
@@ -62,4 +109,13 @@ def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Fin
                 history.last_write = outcome.step.index
         if isinstance(outcome.step, ch.Commit) and outcome.after is None and outcome.before is not None:
             histories.pop(key, None)  # dropped or renamed away: a later CREATE starts a new history
-    return sorted(set(findings), key=lambda f: f.sort_key)
+        return whole
+
+    def run_deferred(self) -> None:
+        """The checks that needed the statements after their own, now that the replay is over."""
+        for check, outcome, history, name in self.deferred:
+            self._findings.extend(check(RuleContext(outcome, self.result, history, name)))
+        self.deferred = []
+
+    def findings(self) -> list[Finding]:
+        return sorted(set(self._findings), key=lambda f: f.sort_key)

@@ -12,7 +12,7 @@ from icelint.model.table import TableMetadata
 from icelint.replay.deploy import Deployments
 from icelint.replay.engine import Replay, ReplayResult, table_key
 from icelint.source import SourceFile
-from icelint.syntax.ast import ParsedFile, Placed
+from icelint.syntax.ast import ParsedFile, PlacedSpans
 from icelint.syntax.parser import parse_file
 
 
@@ -55,7 +55,7 @@ class Run:
 def parse_sources(sources: Iterable[SourceFile], on_file: Callable[[], None] | None = None, trees: bool = True) -> Parsed:
     """Parse and lower files; `on_file` is called after each file (a progress bar's tick).
 
-    `trees=False` keeps of each statement only its span (`ast.Placed`) once it is lowered: what the
+    `trees=False` keeps of each statement only its span (`ast.PlacedSpans`) once it is lowered: what the
     commands read after lowering, at a fraction of the memory of the syntax trees."""
     sources = list(sources)
     files = []
@@ -65,7 +65,7 @@ def parse_sources(sources: Iterable[SourceFile], on_file: Callable[[], None] | N
             on_file()
     steps = lower_files(files, {s.path: s.text for s in sources})
     if not trees:
-        files = [f._replace(statements=tuple([Placed(st.span) for st in f.statements])) for f in files]
+        files = [f._replace(statements=PlacedSpans([st.span for st in f.statements])) for f in files]
     return Parsed(sources, files, steps)
 
 

@@ -75,6 +75,7 @@ class LineIndex:
         self.path = path
         self.text = text
         self._starts = [0]
+        self._line = 0  # the line of the last span made (`span` reuses its int: a big one is an object each)
         find = text.find
         i = find("\n")
         while i >= 0:
@@ -100,6 +101,10 @@ class LineIndex:
         """Span covering text[start:end] (end exclusive)."""
         starts = self._starts
         line = bisect.bisect_right(starts, start)  # 1-based: starts[line - 1] <= start
+        if line == self._line:
+            line = self._line  # one int object for the spans of one line (most of a statement's spans)
+        else:
+            self._line = line
         last = end - 1 if end - 1 > start else start
         if line < len(starts) and last >= starts[line]:
             end_line = bisect.bisect_right(starts, last)
@@ -113,6 +118,10 @@ class LineIndex:
         (a file of 50,000 comment lines makes 50,000 of them)."""
         starts = self._starts
         line = bisect.bisect_right(starts, start)
+        if line == self._line:
+            line = self._line
+        else:
+            self._line = line
         base = starts[line - 1]
         return _new_tuple(Span, (self.path, line, start - base + 1, line, end - base, start, end))
 

@@ -20,8 +20,8 @@ from icelint.pending import make_plan, parse_plan
 from icelint.pipeline import parse_sources, replay
 from icelint.replay import dml_fast
 from icelint.rules._base import RuleContext, TableHistory
-from icelint.source import SourceFile
-from icelint.syntax.ast import Placed
+from icelint.source import SourceFile, Span
+from icelint.syntax.ast import Placed, PlacedSpans
 
 SQL = """\
 CREATE TABLE db.t (id bigint, payload string, meta struct<a: int>) USING iceberg;
@@ -46,6 +46,22 @@ def test_parse_without_trees_keeps_the_spans_and_the_same_steps():
     assert all(type(s) is Placed for s in lf.statements)
     assert [s.span for s in lf.statements] == [s.span for s in pf.statements]
     assert type(pf.statements[0]) is not Placed  # the default keeps the trees (the API, the tests)
+    # read as Placed, held as the spans alone (the steps hold the same span objects)
+    assert type(lf.statements) is PlacedSpans and all(type(x) is Span for x in tuple.__iter__(lf.statements))
+    assert tuple.__getitem__(lf.statements, 2) is lean.steps[2].span
+    assert lf.statements[-1] == Placed(lean.steps[-1].span) and list(reversed(lf.statements))[0] == lf.statements[-1]
+    assert lf.statements == tuple(lf.statements) and lf.statements[1:3] == (lf.statements[1], lf.statements[2])
+
+
+def test_spans_of_one_line_share_its_line_number():
+    """A line number past 256 is an int object of its own: the spans of one statement (statement,
+    table, column...) hold one, not one each."""
+    text = "\n" * 1000 + "ALTER TABLE db.t ALTER COLUMN c COMMENT 'x';\nALTER TABLE db.t RENAME COLUMN c TO d;\n"
+    lean = parse_sources([SourceFile("m.sql", text)], trees=False)
+    a, b = lean.steps
+    spans = [a.span, a.table_span, a.changes[0].span]
+    assert {sp.line for sp in spans} == {1001} and len({id(sp.line) for sp in spans}) == 1
+    assert b.span.line == 1002 and b.span.line is b.table_span.line
 
 
 def test_the_check_command_parses_without_trees(tmp_path):

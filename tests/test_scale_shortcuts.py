@@ -267,17 +267,31 @@ def test_outcome_index_equals_the_scan_of_every_outcome() -> None:
         "INSERT INTO db.u VALUES (2);\nALTER TABLE db.t ADD COLUMN c string;\nINSERT INTO db.t VALUES (3, 'b');\n"
         "ALTER TABLE db.t DROP COLUMN c;\n"
     )
-    outcomes = replay_text(sql, path="m.sql").result.outcomes
+    from icelint.pipeline import parse_sources
+    from icelint.replay.engine import Replay
+    from icelint.source import SourceFile
+
+    result = replay_text(sql, path="m.sql").result
+    outcomes = result.outcomes
     writers = [o for o in outcomes if isinstance(o.step, ch.Commit) and any(isinstance(c, ch.WriteData) for c in o.step.changes)]
     assert writers
     for table in {o.table for o in outcomes}:
         for k in range(-1, len(outcomes) + 1):
             expect = any(o.table == table and o.step.index > k for o in writers)
-            assert _outcome_index.writes_after(outcomes, table, k) == expect, (table, k)
+            assert _outcome_index.writes_after(result, table, k) == expect, (table, k)
     for o in outcomes:
         sp = o.step.span
-        assert _outcome_index.statement_span(outcomes, sp.path, sp.line) == sp
-    assert _outcome_index.statement_span(outcomes, "m.sql", 99) is None
+        assert _outcome_index.statement_span(result, sp.path, sp.line) == sp
+    assert _outcome_index.statement_span(result, "m.sql", 99) is None
+    # while the replay is still going (`checker.lint_replay`), after each step: the same answers
+    # about the steps replayed so far, the steps ahead read by their (qualified) table names
+    steps = parse_sources([SourceFile("m.sql", sql)]).steps
+    streamed, ahead = Replay().stream(steps)
+    for done in ahead:
+        for table in {o.table for o in outcomes}:
+            for k in range(-1, done.step.index + 1):
+                expect = any(o.table == table and o.step.index > k for o in writers)
+                assert _outcome_index.writes_after(streamed, table, k) == expect, (table, k, done.step.index)
 
 
 def test_outcome_index_spans_over_files_and_shared_lines() -> None:
@@ -289,15 +303,16 @@ def test_outcome_index_spans_over_files_and_shared_lines() -> None:
 
     a = "CREATE TABLE db.t (id bigint) USING iceberg; ALTER TABLE db.t ADD COLUMN x int;\nALTER TABLE db.t ADD COLUMN y int;\n"
     b = "ALTER TABLE db.t ADD COLUMN z int;\n\nALTER TABLE db.t DROP COLUMN x;\n"
-    outcomes = replay_sources([SourceFile("a.sql", a), SourceFile("b.sql", b), SourceFile("c.sql", a.replace("db.t", "db.u"))]).result.outcomes
+    result = replay_sources([SourceFile("a.sql", a), SourceFile("b.sql", b), SourceFile("c.sql", a.replace("db.t", "db.u"))]).result
+    outcomes = result.outcomes
     first: dict = {}
     for o in outcomes:
         first.setdefault((o.step.span.path, o.step.span.line), o.step.span)
     assert len(first) == 6 and len(outcomes) == 8
     for (path, line), sp in first.items():
-        assert _outcome_index.statement_span(outcomes, path, line) is sp
-    assert _outcome_index.statement_span(outcomes, "b.sql", 2) is None
-    assert _outcome_index.statement_span(outcomes, "d.sql", 1) is None
+        assert _outcome_index.statement_span(result, path, line) is sp
+    assert _outcome_index.statement_span(result, "b.sql", 2) is None
+    assert _outcome_index.statement_span(result, "d.sql", 1) is None
 
 
 @pytest.mark.parametrize("seed", range(20))

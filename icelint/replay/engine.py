@@ -13,10 +13,10 @@ location, branches and tags, procedures) and `dml` (INSERT / UPDATE / DELETE / M
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from icelint import changes as ch
-from icelint.model.diff import SchemaDiff
+from icelint.model.diff import NO_CHANGE, SchemaDiff
 from icelint.model.table import TableMetadata
 from icelint.replay import deploy
 from icelint.replay.columns import ColumnsMixin
@@ -55,6 +55,41 @@ class Outcome(NamedTuple):
     def accepted(self) -> bool:
         return self.error is None and self.skipped is None
 
+    def slimmed(self, last: dict) -> Outcome:
+        """This outcome as rules looking back at it need it (`checker.lint_replay` keeps this once
+        the outcome is linted): its states as `PastState`s and its diff only if it removed fields
+        (`rules/_outcome_index.py`). `last` (table → (state, its PastState)) shares one PastState
+        between this outcome's `after` and the next one's `before`."""
+        before, after, diff = self.before, self.after, self.diff
+        if before is None and after is None:
+            return self
+        if diff is not None and not diff.removed:
+            diff = NO_CHANGE
+        return self._replace(before=_past(before, self.table, last), after=_past(after, self.table, last), diff=diff)
+
+
+class PastState:
+    """What is kept of a table state once the checker is done with the steps around it: the schema
+    and the configuration that rules looking back at earlier outcomes read (the drop of a re-added
+    column, `rules/_help_columns.py`; the first statement that configured a reader condition,
+    `readers/conditions.py`). A TableMetadata per statement would hold hundreds of bytes more."""
+
+    __slots__ = ("schema", "format_version", "properties")
+
+    def __init__(self, meta: TableMetadata) -> None:
+        self.schema, self.format_version, self.properties = meta.schema, meta.format_version, meta.properties
+
+
+def _past(meta: TableMetadata | None, table: str | None, last: dict) -> PastState | None:
+    if meta is None:
+        return None
+    got = last.get(table)
+    if got is not None and got[0] is meta:
+        return got[1]
+    past = PastState(meta)
+    last[table] = (meta, past)
+    return past
+
 
 @dataclass
 class ReplayResult:
@@ -69,6 +104,10 @@ class ReplayResult:
     unknown_why: dict[str, str] = field(default_factory=dict)  # key → why its schema cannot be known
     absent: dict[str, str] = field(default_factory=dict)  # key → the state source asked that lacks it (set by the caller)
     stats: object = None  # the data counts of the states (sources/table_stats.StatsProvider; set by the caller)
+    # False while `Replay.stream` is still adding outcomes (the checker lints each one as it comes):
+    # `outcomes` holds the steps so far, `tables` the states now. `steps`: every step of the run.
+    final: bool = True
+    steps: Sequence[ch.Step] | None = None
 
 
 class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
@@ -102,6 +141,23 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         outcomes = [self.apply(s) for s in steps]
         tables = {k: v for k, v in self.tables.items()}
         return ReplayResult(outcomes, tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why)
+
+    def stream(self, steps: Sequence[ch.Step]) -> tuple[ReplayResult, Iterator[Outcome]]:
+        """The result, not final yet, and the outcomes one by one as each step is applied: each is
+        appended to `result.outcomes` before it is yielded, and `result.final` is set after the last.
+        `result.tables` is the replay's own dict of the tables' states as they are now."""
+        result = ReplayResult([], self.tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why,
+                              final=False, steps=steps)  # fmt: skip
+
+        def outcomes() -> Iterator[Outcome]:
+            append, apply = result.outcomes.append, self.apply
+            for s in steps:
+                o = apply(s)
+                append(o)
+                yield o
+            result.final = True
+
+        return result, outcomes()
 
     def apply(self, step: ch.Step) -> Outcome:
         self._diff: SchemaDiff | None = None

@@ -39,6 +39,14 @@ class Rule:
         return self.doc.strip().splitlines()[0].strip()
 
 
+class NeedsFuture(Exception):
+    """What a rule asks depends on statements the replay has not reached yet.
+
+    `checker.lint_replay` lints each outcome as soon as the replay makes it; a rule (or a help
+    function) that must look ahead (`RuleContext.whole_run`) raises this, and the checker runs that
+    rule's check on that outcome again once the replay is over, with the table's history as it was."""
+
+
 @dataclass(frozen=True)
 class FormerField:
     """A field id that a name used to hold, before it was dropped."""
@@ -75,6 +83,17 @@ class TableHistory:
     @classmethod
     def from_metadata(cls, meta: TableMetadata) -> TableHistory:
         return cls(meta)
+
+    def snapshot(self) -> TableHistory:
+        """A copy that later `record`s leave as it is (for a check the checker runs again at the end)."""
+        out = TableHistory.__new__(TableHistory)
+        out.__dict__.update(self.__dict__)  # the metadata and its names (read-only once built) shared
+        out._former = None if self._former is None else {k: list(v) for k, v in self._former.items()}
+        out._former_ids = {k: set(v) for k, v in self._former_ids.items()}
+        out._names = {k: list(v) for k, v in self._names.items()}
+        out._pending = list(self._pending)
+        out.added_at = dict(self.added_at)
+        return out
 
     @property
     def former(self) -> dict[str, list[FormerField]]:
@@ -174,6 +193,13 @@ class RuleContext:
         self.changes = c.changes if c else ()
         self.before, self.after, self.error = o.before, o.after, o.error
         self.accepted = o.accepted
+
+    def whole_run(self) -> ReplayResult:
+        """The run's result, every outcome in it: raises `NeedsFuture` while the replay is still
+        going (a rule that reads later statements' outcomes or the final tables asks this)."""
+        if not self.result.final:
+            raise NeedsFuture
+        return self.result
 
     @cached_property
     def diff(self) -> SchemaDiff:

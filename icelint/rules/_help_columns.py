@@ -43,12 +43,12 @@ def _find_drop_outcome(ctx, field_id: int):
     # the newest such step first, among the steps that may have removed it (a scan of the whole
     # history per finding would make N drops and re-adds quadratic)
     end = _position(outcomes, ctx.step.index)
-    candidates = drop_candidates(outcomes, ctx.outcome.table, field_id)
+    candidates = drop_candidates(ctx.result, ctx.outcome.table, field_id)
     for k in reversed(candidates[: bisect_left(candidates, end)]):
         o = outcomes[k]
         if o.table != ctx.outcome.table or not o.accepted or o.before is None or o.after is None:
             continue
-        if removed_by_diff(outcomes, o.table, field_id, k) or (
+        if removed_by_diff(ctx.result, o.table, field_id, k) or (
             small.has_id(o.before.schema, field_id) and not small.has_id(o.after.schema, field_id)
         ):
             return o
@@ -361,7 +361,7 @@ def emptied_struct_help(ctx, path: tuple[str, ...], field_id: int) -> str:
     """ICE007: drop the whole column holding the emptied struct, unless a later statement refills it."""
     t = table_sql(ctx.table_name)
     low = tuple(p.lower() for p in path)
-    for o in ctx.result.outcomes:
+    for o in ctx.whole_run().outcomes:  # a later statement
         if o.step.index <= ctx.step.index or o.table != ctx.outcome.table or not isinstance(o.step, ch.Commit):
             continue
         for c in o.step.changes:

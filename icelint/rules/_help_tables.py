@@ -179,7 +179,8 @@ def identifier_help(ctx, e) -> str:
 
 def known_table_hint(ctx) -> str:
     """`did you mean `db.events`? If not, ` from the tables the run knows (or '')."""
-    names = [ctx.result.display_names.get(k, k) for k, v in ctx.result.tables.items() if v is not None]
+    result = ctx.whole_run()  # the tables at the end of the run
+    names = [result.display_names.get(k, k) for k, v in result.tables.items() if v is not None]
     hint = did_you_mean(ctx.table_name, names)
     return f"{hint} If not, " if hint else ""
 

@@ -2,64 +2,44 @@
 
 A rule that asks "which step starts at FILE:LINE" or "does any later statement write this table" for
 each of its findings would scan the whole history per finding: N drops and re-adds would be
-quadratic (issue 15 §3). The index is built on first use for a given outcome list and reused while
-that list is unchanged.
+quadratic (issue 15 §3). The index is built on first use for a given run and kept up to date as
+its outcomes grow: `checker.lint_replay` lints each outcome as soon as the replay makes it, so a
+rule may ask while the list is still growing (`ReplayResult.final` False). What lies ahead is then
+read from the run's steps (`ReplayResult.steps`, all lowered before the replay starts); a question
+the steps cannot answer for certain raises `NeedsFuture`, and the checker asks again once the
+replay is over.
 """
 
 from __future__ import annotations
 
-from icelint import changes as ch
+from bisect import bisect_left
 
-_cache: list = [None, -1, None]  # [outcomes list, its length when indexed, _Index]
+from icelint import changes as ch
+from icelint.replay.common import table_key
+from icelint.rules._base import NeedsFuture
+
+_cache: list = [None, None]  # [outcomes list, _Index]
 
 
 class _Index:
-    __slots__ = ("spans", "last_write", "drops")
+    __slots__ = ("seen", "spans", "last_write", "removed", "other", "ahead")
 
-    def __init__(self, outcomes) -> None:
-        self.spans: dict[str, dict[int, object]] = {}  # path → line → span of the first step starting there
+    def __init__(self) -> None:
+        self.seen = 0  # outcomes indexed so far (the list only grows)
+        self.spans: dict[str, tuple[int, int]] | None = None  # path → the positions of its steps (see `statement_span`)
         self.last_write: dict[str, int] = {}  # table → the largest step index of a commit writing rows to it
-        self.drops: tuple | None = None  # see `drop_candidates`, built when first asked
-        lines: dict[int, object] = {}
-        path = None
-        for o in outcomes:
+        self.removed: dict[tuple[str, int], list[int]] = {}  # (table, field id) → positions whose diff removed it
+        self.other: dict[str, list[int]] = {}  # table → positions that changed the schema beyond their diff
+        self.ahead: tuple[dict[str, int], dict[str, int]] | None = None  # see `writes_after`
+
+    def update(self, outcomes) -> None:
+        removed, other, last_write = self.removed, self.other, self.last_write
+        for k in range(self.seen, len(outcomes)):
+            o = outcomes[k]
             step = o.step
-            sp = step.span
-            if sp.path != path:  # a dict of lines per file, not a (path, line) key per statement
-                path = sp.path
-                lines = self.spans.setdefault(path, {})
-            lines.setdefault(sp.line, sp)
             if isinstance(step, ch.Commit) and any(isinstance(c, ch.WriteData) for c in step.changes):
-                if step.index > self.last_write.get(o.table, -1):
-                    self.last_write[o.table] = step.index
-
-
-def index(outcomes) -> _Index:
-    if _cache[0] is not outcomes or _cache[1] != len(outcomes):
-        _cache[:] = [outcomes, len(outcomes), _Index(outcomes)]
-    return _cache[2]
-
-
-def statement_span(outcomes, path: str, line: int):
-    """The span of the first step of these outcomes that starts at `path:line`, or None."""
-    lines = index(outcomes).spans.get(path)
-    return lines.get(line) if lines is not None else None
-
-
-def writes_after(outcomes, table: str, step_index: int) -> bool:
-    """Whether a commit to `table` after step `step_index` writes rows."""
-    return index(outcomes).last_write.get(table, -1) > step_index
-
-
-def drop_candidates(outcomes, table: str, field_id: int) -> list[int]:
-    """Positions in `outcomes` of the accepted steps of `table` that may have removed `field_id`, in
-    order: those whose diff removed it (the replay's diff is the diff of the step's one schema commit)
-    and those that changed the schema otherwise (no diff, or other changes beside), to be checked."""
-    ix = index(outcomes)
-    if ix.drops is None:
-        removed: dict[tuple[str, int], list[int]] = {}
-        other: dict[str, list[int]] = {}
-        for k, o in enumerate(outcomes):
+                if step.index > last_write.get(o.table, -1):
+                    last_write[o.table] = step.index
             if not o.accepted or o.before is None or o.after is None or o.before.schema is o.after.schema:
                 continue
             if o.diff is not None:
@@ -68,9 +48,84 @@ def drop_candidates(outcomes, table: str, field_id: int) -> list[int]:
                 if diff_is_whole(o):
                     continue
             other.setdefault(o.table, []).append(k)
-        ix.drops = (removed, other)
-    removed, other = ix.drops
-    mine, theirs = removed.get((table, field_id), ()), other.get(table, ())
+        self.seen = len(outcomes)
+
+
+def index(result) -> _Index:
+    outcomes = result.outcomes
+    if _cache[0] is not outcomes:
+        _cache[:] = [outcomes, _Index()]
+    ix = _cache[1]
+    if ix.seen != len(outcomes):
+        ix.update(outcomes)
+    return ix
+
+
+def statement_span(result, path: str, line: int):
+    """The span of the first step of the run that starts at `path:line`, or None.
+
+    The steps of a file are in order of their lines: a binary search in the file's range of steps
+    (no table of every step's line: a long run would hold one entry per statement)."""
+    ix = index(result)
+    steps = result.steps if result.steps is not None else [o.step for o in result.outcomes]
+    if ix.spans is None:
+        ix.spans = {}  # path → (first, end) positions of its steps in `steps`
+        at, first = None, 0
+        for k, step in enumerate(steps):
+            p = step.span.path
+            if p != at:
+                if at is not None:
+                    ix.spans.setdefault(at, (first, k))
+                at, first = p, k
+        if at is not None:
+            ix.spans.setdefault(at, (first, len(steps)))
+    where = ix.spans.get(path)
+    if where is None:
+        return None
+    k = bisect_left(steps, line, where[0], where[1], key=_line)
+    return steps[k].span if k < where[1] and steps[k].span.line == line else None
+
+
+def _line(step) -> int:
+    return step.span.line
+
+
+def writes_after(result, table: str, step_index: int) -> bool:
+    """Whether a commit to `table` after step `step_index` writes rows.
+
+    While the replay is still going, the steps not yet replayed are read by their table names: a
+    name with a namespace is the table it names; a name without one is resolved only by the replay
+    (against the tables that exist then), so one that may be `table` raises `NeedsFuture`."""
+    ix = index(result)
+    if ix.last_write.get(table, -1) > step_index:
+        return True
+    if result.final:
+        return False
+    if ix.ahead is None:
+        named: dict[str, int] = {}  # table key → the last step writing to it by a qualified name
+        bare: dict[str, int] = {}  # unqualified name → the last step writing to it
+        for step in result.steps:
+            if isinstance(step, ch.Commit) and any(isinstance(c, ch.WriteData) for c in step.changes):
+                key = table_key(step.table)
+                (named if "." in key else bare)[key] = step.index
+        ix.ahead = (named, bare)
+    named, bare = ix.ahead
+    done = result.outcomes[-1].step.index if result.outcomes else -1  # the last step replayed
+    ahead = max(done, step_index)
+    if named.get(table, -1) > ahead:
+        return True
+    if bare.get(table.rsplit(".", 1)[-1], -1) > ahead:
+        raise NeedsFuture("an unqualified table name ahead")
+    return False
+
+
+def drop_candidates(result, table: str, field_id: int) -> list[int]:
+    """Positions in the run's outcomes of the accepted steps of `table` that may have removed
+    `field_id`, in order: those whose diff removed it (the replay's diff is the diff of the step's
+    one schema commit) and those that changed the schema otherwise (no diff, or other changes
+    beside), to be checked."""
+    ix = index(result)
+    mine, theirs = ix.removed.get((table, field_id), ()), ix.other.get(table, ())
     return sorted({*mine, *theirs}) if mine and theirs else list(mine or theirs)
 
 
@@ -81,11 +136,9 @@ def diff_is_whole(o) -> bool:
     return o.diff is not None and isinstance(step, ch.Commit) and all(isinstance(c, ch.SchemaChange) for c in step.changes)
 
 
-def removed_by_diff(outcomes, table: str, field_id: int, k: int) -> bool:
+def removed_by_diff(result, table: str, field_id: int, k: int) -> bool:
     """Whether the outcome at position `k` (a `drop_candidates` position) removed `field_id` for
     certain: its diff, the diff of its one schema commit, says so (no other change beside). Its
     before and after schemas need not be asked then: an old version's look-up costs a table."""
-    drop_candidates(outcomes, table, field_id)  # builds the lists when first asked
-    removed, _ = index(outcomes).drops
     # a field id is removed once, mostly: a short list
-    return k in removed.get((table, field_id), ()) and diff_is_whole(outcomes[k])
+    return k in index(result).removed.get((table, field_id), ()) and diff_is_whole(result.outcomes[k])

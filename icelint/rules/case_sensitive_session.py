@@ -108,7 +108,7 @@ def relied_on(ctx: RuleContext) -> bool:
     from icelint import changes as ch
     from icelint.model.types import children
 
-    for o in ctx.result.outcomes:
+    for o in ctx.whole_run().outcomes:  # the later statements
         if o.step.index <= ctx.step.index or not o.case_sensitive:
             continue
         if not o.accepted:

@@ -186,7 +186,7 @@ def readd_fix(ctx: RuleContext, r: Readd, help_: str):
         f"Rename `{r.old.path}` aside to {aside} instead of dropping it, so that its values stay readable "
         f"(the column stays: backfill `{'.'.join(r.path)}` from it and drop it in a later migration)"
     )
-    writes = _outcome_index.writes_after(ctx.result.outcomes, drop.table, drop.step.index)  # not a scan per finding
+    writes = _outcome_index.writes_after(ctx.result, drop.table, drop.step.index)  # not a scan per finding
     if writes:  # rows written after the drop list one value fewer than the table then has
         return _fixes.Fix(_fixes.DISPLAY_ONLY, message + "; statements after the drop that write rows must list it too", fix.edits)
     return _fixes.Fix(fix.applicability, message, fix.edits)

@@ -340,6 +340,35 @@ class Placed(NamedTuple):
     span: Span
 
 
+class PlacedSpans(tuple):
+    """A lowered file's statements as `Placed`, made as they are read: a tuple of their spans (the
+    spans the steps hold too), not a `Placed` tuple kept per statement."""
+
+    __slots__ = ()
+
+    def __iter__(self):
+        return map(Placed, tuple.__iter__(self))
+
+    def __reversed__(self):
+        return map(Placed, reversed(tuple(tuple.__iter__(self))))
+
+    def __getitem__(self, i):
+        got = tuple.__getitem__(self, i)
+        return tuple(map(Placed, got)) if isinstance(i, slice) else Placed(got)
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, Placed) and tuple.__contains__(self, item.span)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, tuple) and len(other) == len(self) and all(a == b for a, b in zip(self, other))
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+
 class ParsedFile(NamedTuple):
     path: str
     statements: tuple[Statement, ...]

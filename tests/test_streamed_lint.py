@@ -1,0 +1,157 @@
+"""`icelint check` lints each outcome as the replay makes it (`checker.lint_replay`) and keeps of it
+only what later rules look back at: the same findings as linting a replay that is over
+(`checker.lint_run`), on every script of the corpus and on the cases that must look ahead."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from icelint.checker import lint_replay, lint_run
+from icelint.pipeline import parse_sources, replay
+from icelint.replay.engine import PastState, Replay
+from icelint.rules import ALL_RULES
+from icelint.rules import _base
+from icelint.source import SourceFile
+from tests.corpus import corpus_runs, deployments, run_id
+
+RUNS = corpus_runs()
+
+
+def _both(files: list[tuple[str, str]], deployed: bool = False):
+    parsed = parse_sources([SourceFile(p, t) for p, t in files])
+    if deployed:
+        parsed.deployments = deployments([Path(p) for p, _ in files])
+    whole = lint_run(replay(parsed), ALL_RULES)
+    streamed, result = lint_replay(Replay(deployments=parsed.deployments), parsed.steps, ALL_RULES)
+    return whole, streamed, result
+
+
+@pytest.mark.parametrize("files", RUNS, ids=run_id)
+def test_streamed_lint_finds_what_linting_the_whole_replay_finds(files: list[Path]) -> None:
+    texts = [(str(p), p.read_text(encoding="utf-8")) for p in files]
+    whole, streamed, result = _both(texts)
+    assert streamed == whole
+    assert result.final and len(result.outcomes) == len(result.steps)
+    if len(files) > 1:
+        whole, streamed, _ = _both(texts, deployed=True)
+        assert streamed == whole
+
+
+def test_the_corpus_has_findings_to_compare() -> None:
+    """Without this, the equivalence above could hold because nothing is found."""
+    found = set()
+    for files in RUNS[:60]:
+        whole, _, _ = _both([(str(p), p.read_text(encoding="utf-8")) for p in files])
+        found.update(f.rule for f in whole)
+    assert len(found) >= 10
+
+
+# Each of these makes a rule look at statements after the one it reports on; streamed, the check
+# raises NeedsFuture and runs again at the end: the finding must be the one a whole replay gives.
+LOOK_AHEAD = {
+    # ICE005's "did you mean" lists the tables that exist at the end of the run
+    "known-tables": "CREATE TABLE db.events (id bigint) USING iceberg;\n"
+    "ALTER TABLE db.event ADD COLUMN c int;\n"
+    "CREATE TABLE db.eventz (id bigint) USING iceberg;\n",
+    # the re-add's fix depends on rows written after the drop, by an unqualified name (resolved by the replay)
+    "writes-after-unqualified": "CREATE TABLE db.t (id bigint, payload string) USING iceberg;\n"
+    "INSERT INTO db.t VALUES (1, 'a');\n"
+    "ALTER TABLE db.t DROP COLUMN payload;\n"
+    "ALTER TABLE db.t ADD COLUMN payload binary;\n"
+    "INSERT INTO t VALUES (2, X'00');\n",
+    "writes-after-qualified": "CREATE TABLE db.t (id bigint, payload string) USING iceberg;\n"
+    "INSERT INTO db.t VALUES (1, 'a');\n"
+    "ALTER TABLE db.t DROP COLUMN payload;\n"
+    "ALTER TABLE db.t ADD COLUMN payload binary;\n"
+    "INSERT INTO db.t VALUES (2, X'00');\n",
+    # the session setting is relied on by a later statement
+    "case-sensitive": "CREATE TABLE db.t (id bigint, Name string) USING iceberg;\n"
+    "SET spark.sql.caseSensitive=true;\n"
+    "ALTER TABLE db.t RENAME COLUMN Name TO name;\n",
+    # emptying a struct, refilled by a later statement
+    "emptied-struct": "CREATE TABLE db.t (id bigint, s struct<a: int>) USING iceberg;\n"
+    "ALTER TABLE db.t DROP COLUMN s.a;\n"
+    "ALTER TABLE db.t ADD COLUMN s.b int;\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOOK_AHEAD))
+def test_a_rule_that_looks_ahead_is_asked_again_at_the_end(name: str, monkeypatch) -> None:
+    from icelint import checker
+
+    deferred = []
+    real = checker._Linter.run_deferred
+
+    def spy(self):
+        deferred.extend(self.deferred)
+        return real(self)
+
+    monkeypatch.setattr(checker._Linter, "run_deferred", spy)
+    whole, streamed, _ = _both([("V1__x.sql", LOOK_AHEAD[name])])
+    assert whole and streamed == whole
+    if name != "writes-after-qualified":  # read from the steps ahead: no need to wait
+        assert deferred, "the case does not look ahead while streamed: it tests nothing"
+    else:
+        assert not deferred
+
+
+def test_writes_ahead_by_a_qualified_name_are_read_from_the_steps() -> None:
+    from icelint.rules import _outcome_index
+
+    sql = LOOK_AHEAD["writes-after-qualified"]
+    parsed = parse_sources([SourceFile("V1__x.sql", sql)])
+    result, outcomes = Replay().stream(parsed.steps)
+    next(outcomes), next(outcomes), next(outcomes)  # up to the drop (step 2)
+    assert _outcome_index.writes_after(result, "db.t", 2)  # the INSERT of step 4, not replayed yet
+    assert not _outcome_index.writes_after(result, "db.t", 4)
+    parsed = parse_sources([SourceFile("V1__x.sql", LOOK_AHEAD["writes-after-unqualified"])])
+    result, outcomes = Replay().stream(parsed.steps)
+    next(outcomes), next(outcomes), next(outcomes)
+    with pytest.raises(_base.NeedsFuture):
+        _outcome_index.writes_after(result, "db.t", 2)
+
+
+def test_a_linted_outcome_keeps_no_table_state() -> None:
+    sql = "CREATE TABLE db.t (id bigint, a int, b int) USING iceberg;\n" + "".join(
+        f"ALTER TABLE db.t ALTER COLUMN a COMMENT 'c{i}';\nALTER TABLE db.t DROP COLUMN b;\nALTER TABLE db.t ADD COLUMN b int;\n"
+        for i in range(5)
+    )
+    parsed = parse_sources([SourceFile("V1__x.sql", sql)])
+    _, result = lint_replay(Replay(), parsed.steps, ALL_RULES)
+    kept = [o for o in result.outcomes if o.after is not None]
+    assert len(kept) == len(parsed.steps)
+    assert all(isinstance(o.before, (PastState, type(None))) and isinstance(o.after, PastState) for o in kept)
+    # one PastState per state: an outcome's `after` is the next one's `before`
+    assert all(a.after is b.before for a, b in zip(kept, kept[1:]))
+    # the diffs kept are those that removed fields (drops a later re-add looks back at)
+    assert {bool(o.diff.removed) for o in kept if o.diff is not None and o.diff.removed} == {True}
+    assert all(not o.diff.changed for o in kept if o.diff is not None and not o.diff.removed)
+
+
+def test_drops_found_among_slimmed_outcomes_are_the_drops_of_the_whole_replay() -> None:
+    """`_help_columns.drop_outcome` looks back at outcomes that `lint_replay` has slimmed (their
+    states `PastState`s, their diffs kept only when they removed fields): the same step as in the
+    whole replay, for every field id at every statement of scripts that drop and re-add columns."""
+    from types import SimpleNamespace
+
+    from icelint.rules._help_columns import drop_outcome
+    from tests.test_scale_shortcuts import _drop_scripts
+
+    checked = 0
+    for i, text in enumerate(_drop_scripts()):
+        parsed = parse_sources([SourceFile(f"s{i}.sql", text)])
+        whole = replay(parsed).result
+        ids = {f.id for o in whole.outcomes for m in (o.before, o.after) if m is not None for _, f in m.schema.all_fields()}
+        result, outcomes = Replay().stream(parsed.steps)
+        last: dict = {}
+        for k, o in enumerate(outcomes):
+            if o.table is not None and (len(whole.outcomes) < 400 or k % 37 == 0):
+                for fid in sorted(ids | {-1})[:40]:
+                    got = drop_outcome(SimpleNamespace(result=result, step=o.step, outcome=o), fid)
+                    want = drop_outcome(SimpleNamespace(result=whole, step=o.step, outcome=whole.outcomes[k]), fid)
+                    assert (got and got.step) is (want and want.step), (o.step.span, fid)
+                    checked += want is not None
+            result.outcomes[k] = o.slimmed(last)
+    assert checked > 50

@@ -155,3 +155,30 @@ def test_drops_found_among_slimmed_outcomes_are_the_drops_of_the_whole_replay() 
                     checked += want is not None
             result.outcomes[k] = o.slimmed(last)
     assert checked > 50
+
+
+def test_the_streamed_replay_keeps_links_only_between_its_newest_versions() -> None:
+    """`carry_indexes` links each version to the next (`_undo`, `_pred`) so that a lookup in a recent
+    version costs a few entries; the streamed replay cuts the links `UNDO_KEPT` versions back (its
+    rules ask the newest versions). An old version cut off still answers every lookup right."""
+    from icelint.model.table import UNDO_KEPT, Schema
+
+    n = UNDO_KEPT + 60
+    sql = "CREATE TABLE db.t (id bigint, " + ", ".join(f"c{i} int" for i in range(80)) + ") USING iceberg;\n"
+    sql += "".join(f"ALTER TABLE db.t ALTER COLUMN c{i % 80} COMMENT 'v{i}';\n" for i in range(n))
+    parsed = parse_sources([SourceFile("V1__x.sql", sql)])
+    _, result = lint_replay(Replay(), parsed.steps, ALL_RULES)
+    versions = list(result.tables["db.t"].schemas)
+    assert len(versions) == n + 1
+    linked = [i for i, s in enumerate(versions) if "_undo" in s.__dict__]
+    assert linked and min(linked) >= len(versions) - 1 - UNDO_KEPT  # the older ones were cut
+    assert not any("_pred" in s.__dict__ for s in versions[: len(versions) - UNDO_KEPT])
+    for s in versions[::17] + versions[-3:]:
+        fresh = Schema(s.schema_id, tuple(s.fields), s.identifier_field_ids)
+        for f in fresh.fields:
+            assert s.find((f.name.upper(),), case_sensitive=False) == f
+            assert s.field_by_id(f.id) == f and s.path_of(f.id) == (f.name,)
+        assert s.field_by_id(10_000) is None
+    # the whole replay (no streaming) keeps every link: the rules it serves ask any version
+    whole = replay(parsed).result.tables["db.t"].schemas
+    assert sum("_undo" in s.__dict__ for s in whole) > UNDO_KEPT + 30

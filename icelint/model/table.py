@@ -429,6 +429,22 @@ def _search(field_id: int, todo: list) -> NestedField | None:
 _UNDO_STEPS = 8  # how far `_older` walks towards the newest version before building the table instead
 
 
+def forget_link(older: Schema, newer: Schema) -> None:
+    """Drop what `carry_indexes` recorded between two consecutive versions (`older`'s `_undo`,
+    `newer`'s `_pred`): lookups in `older` then build their own tables when asked. The streamed
+    replay (`Replay.stream`) does this `UNDO_KEPT` versions behind the newest: its rules ask the
+    newest versions, and an undo entry per version is a few hundred bytes per statement."""
+    d = newer.__dict__
+    if d.get("_pred") is older:
+        del d["_pred"]
+        undo = older.__dict__.get("_undo")
+        if undo is not None and undo[0] is newer:
+            del older.__dict__["_undo"]
+
+
+UNDO_KEPT = _MOVE_STEPS  # versions behind the newest whose links the streamed replay keeps
+
+
 def _older(schema: Schema, attr: str, slot: int, key: Any) -> NestedField | None:
     """`getattr(schema, attr).get(key)` for a schema that gave its lookup table `attr` away.
 

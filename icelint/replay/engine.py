@@ -12,12 +12,13 @@ location, branches and tags, procedures) and `dml` (INSERT / UPDATE / DELETE / M
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from icelint import changes as ch
 from icelint.model.diff import NO_CHANGE, SchemaDiff
-from icelint.model.table import TableMetadata
+from icelint.model.table import UNDO_KEPT, TableMetadata, forget_link
 from icelint.replay import deploy
 from icelint.replay.columns import ColumnsMixin
 from icelint.replay.common import not_found, table_key
@@ -35,6 +36,8 @@ from icelint.replay.properties import (  # noqa: F401 - importable from here, as
     check_commit_possible,
 )
 from icelint.replay.tables import TablesMixin
+
+_new_tuple = tuple.__new__
 
 __all__ = ["Outcome", "Replay", "ReplayResult", "table_key"]
 
@@ -60,12 +63,19 @@ class Outcome(NamedTuple):
         the outcome is linted): its states as `PastState`s and its diff only if it removed fields
         (`rules/_outcome_index.py`). `last` (table → (state, its PastState)) shares one PastState
         between this outcome's `after` and the next one's `before`."""
-        before, after, diff = self.before, self.after, self.diff
+        step, table, before, after, error, case_sensitive, skipped, diff = self
         if before is None and after is None:
             return self
         if diff is not None and not diff.removed:
             diff = NO_CHANGE
-        return self._replace(before=_past(before, self.table, last), after=_past(after, self.table, last), diff=diff)
+        got = last.get(table)
+        if got is not None and got[0] is before:
+            past_before = got[1]
+        else:
+            past_before = None if before is None else PastState(before)
+        past_after = past_before if after is before else None if after is None else PastState(after)
+        last[table] = (after, past_after)
+        return _new_tuple(Outcome, (step, table, past_before, past_after, error, case_sensitive, skipped, diff))
 
 
 class PastState:
@@ -78,17 +88,6 @@ class PastState:
 
     def __init__(self, meta: TableMetadata) -> None:
         self.schema, self.format_version, self.properties = meta.schema, meta.format_version, meta.properties
-
-
-def _past(meta: TableMetadata | None, table: str | None, last: dict) -> PastState | None:
-    if meta is None:
-        return None
-    got = last.get(table)
-    if got is not None and got[0] is meta:
-        return got[1]
-    past = PastState(meta)
-    last[table] = (meta, past)
-    return past
 
 
 @dataclass
@@ -149,12 +148,22 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         result = ReplayResult([], self.tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why,
                               final=False, steps=steps)  # fmt: skip
 
+        recent: dict[str, deque] = {}  # table → its newest schema versions (see `forget_link`)
+
         def outcomes() -> Iterator[Outcome]:
             append, apply = result.outcomes.append, self.apply
             for s in steps:
                 o = apply(s)
                 append(o)
                 yield o
+                before, after = o.before, o.after
+                if after is not None and (before is None or after.schema is not before.schema):
+                    versions = recent.get(o.table) if before is not None else None
+                    if versions is None:  # a table created (or replaced): its own chain
+                        versions = recent[o.table] = deque(maxlen=UNDO_KEPT + 1)
+                    versions.append(after.schema)
+                    if len(versions) > UNDO_KEPT:
+                        forget_link(versions[0], versions[1])
             result.final = True
 
         return result, outcomes()

@@ -137,9 +137,11 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         return key
 
     def run(self, steps: Iterable[ch.Step]) -> ReplayResult:
+        steps = steps if isinstance(steps, list) else list(steps)
         outcomes = [self.apply(s) for s in steps]
         tables = {k: v for k, v in self.tables.items()}
-        return ReplayResult(outcomes, tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why)
+        return ReplayResult(outcomes, tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why,
+                            steps=steps)  # fmt: skip
 
     def stream(self, steps: Sequence[ch.Step]) -> tuple[ReplayResult, Iterator[Outcome]]:
         """The result, not final yet, and the outcomes one by one as each step is applied: each is

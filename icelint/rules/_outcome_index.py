@@ -67,7 +67,9 @@ def statement_span(result, path: str, line: int):
     The steps of a file are in order of their lines: a binary search in the file's range of steps
     (no table of every step's line: a long run would hold one entry per statement)."""
     ix = index(result)
-    steps = result.steps if result.steps is not None else [o.step for o in result.outcomes]
+    if result.steps is None:  # a result made by hand: a replay's outcomes are its steps, one each
+        result.steps = [o.step for o in result.outcomes]
+    steps = result.steps
     if ix.spans is None:
         ix.spans = {}  # path → (first, end) positions of its steps in `steps`
         at, first = None, 0

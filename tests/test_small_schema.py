@@ -103,3 +103,35 @@ def test_same_answers_on_every_version_of_a_replayed_wide_table():
     assert len(old) > 20  # the scans are what is compared
     for s in schemas:
         assert _same(s) > 0
+
+
+def test_the_newest_wide_version_builds_its_id_table_once_and_passes_it_on(monkeypatch):
+    """`has_id` asked of the newest version of a wide table (the one holding the name table) builds
+    its id table once; the replay moves it on to each next version (`Schema.carry_indexes`), so a
+    later question is a look-up, not a pass over every column (issue 15: a re-add on the 50 MB file
+    scanned its 500 columns per finding)."""
+    from icelint.pipeline import parse_sources
+    from icelint.replay.engine import Replay
+
+    cols = ", ".join(f"c{i} int" for i in range(100))
+    # a rename there and back makes the schema of the CREATE current again (an older version, reused:
+    # it holds no lookup table), and appending a column resolves names only: no id table is built
+    sql = f"CREATE TABLE db.w (id bigint, {cols}) USING iceberg;\n" + (
+        "ALTER TABLE db.w RENAME COLUMN c0 TO d0;\nALTER TABLE db.w RENAME COLUMN d0 TO c0;\n"
+        "ALTER TABLE db.w ADD COLUMN e0 int;\nALTER TABLE db.w ADD COLUMN e1 int;\nALTER TABLE db.w ADD COLUMN e2 int;\n"
+    )
+    steps = parse_sources([SourceFile("w.sql", sql)], trees=False).steps
+    replay = Replay()
+    newest = [replay.apply(s).after.schema for s in steps[:5]][-1]
+    assert "_lower_names" in newest.__dict__ and "_top_ids" not in newest.__dict__
+    assert small.has_id(newest, 102) and not small.has_id(newest, 999)
+    after = replay.apply(steps[5]).after.schema
+    assert "_top_ids" in after.__dict__  # moved on (appending a column builds none), patched with the new column
+
+    def no_scan(*_):
+        raise AssertionError("scanned the columns")
+
+    monkeypatch.setattr(small, "_column", no_scan)
+    for fid in (1, 5, 101, 102, 103, 104, 105, 999):
+        assert small.has_id(after, fid) == (fid <= 104)
+    assert after.__dict__["_top_ids"][104].name == "e2"

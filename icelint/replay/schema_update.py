@@ -164,7 +164,8 @@ class SchemaUpdate:
             raise _iae(f"Cannot rename missing column: {dotted(path)}", "unknown-column")
         if f.id in self.deletes:
             raise _iae(f"Cannot rename a column that will be deleted: {f.name}", "unsupported")
-        self.updates[f.id] = replace(self.updates.get(f.id, f), name=new_name)
+        u = self.updates.get(f.id, f)
+        self.updates[f.id] = NestedField(u.id, new_name, u.type, u.required, u.doc)  # `replace`, without its keyword handling
         if path in self.identifier_names:
             self.identifier_names.discard(path)
             self.identifier_names.add((new_name,) if len(path) == 1 else (new_name,))
@@ -184,7 +185,7 @@ class SchemaUpdate:
                 field_id=f.id,
                 column=dotted(path),
             )
-        self.updates[f.id] = replace(f, type=new_type)
+        self.updates[f.id] = NestedField(f.id, f.name, new_type, f.required, f.doc)
 
     def update_doc(self, path: Path, doc: str | None) -> None:
         f = self._find_for_update(path)
@@ -194,7 +195,7 @@ class SchemaUpdate:
             raise _iae(f"Cannot update a column that will be deleted: {f.name}", "unsupported")
         if f.doc == doc:
             return
-        self.updates[f.id] = replace(f, doc=doc)
+        self.updates[f.id] = NestedField(f.id, f.name, f.type, f.required, doc)
 
     def update_required(self, path: Path, required: bool) -> None:
         f = self._find_for_update(path)

@@ -49,7 +49,9 @@ def commit_schema(
             dotted -= "." in f.name
         # only struct, list and map columns are in `nested_top`: a primitive one gone or new leaves it as it is
         gone = {id(prev) for _, prev in replaced if not prev.type.is_primitive}
-        gone.update(id(f) for f in top_removed if not f.type.is_primitive)
+        for f in top_removed:  # a loop: mostly one column, or none
+            if not f.type.is_primitive:
+                gone.add(id(f))
         fresh = [f for f, _ in replaced if not f.type.is_primitive]
         fresh += [f for f in top_added if not f.type.is_primitive]
         if gone or fresh:
@@ -65,10 +67,11 @@ def commit_schema(
         schema.carry_indexes(current, d)
         schema.__dict__["field_count"] = new_schema.field_count
     renamed = d.renamed
-    new_names = {".".join(p) for p, _ in d.added} | {".".join(p) for p, _, _ in renamed}
-    if not new_names.isdisjoint(meta.partition_names):  # only a new name can collide with a partition field's
-        for spec in meta.specs:
-            pt.check_spec_names(spec, schema, new_names)
+    if (d.added or renamed) and _any_partition_field(meta.specs):  # only a new name can collide with a partition field's
+        new_names = {".".join(p) for p, _ in d.added} | {".".join(p) for p, _, _ in renamed}
+        if not new_names.isdisjoint(meta.partition_names):
+            for spec in meta.specs:
+                pt.check_spec_names(spec, schema, new_names)
     _check_binding(meta.spec, meta.sort_order, current, schema, d)
     index = meta.schema_index  # shared along the chain of states (see `schemas_like`)
     if schemas is not meta.schemas:
@@ -86,6 +89,14 @@ def commit_schema(
     state["schema_index"] = index
     state["schema"] = schema
     return out, d
+
+
+def _any_partition_field(specs) -> bool:
+    """Whether any spec has a field (`bool(meta.partition_names)`, without making that set)."""
+    for spec in specs:
+        if spec.fields:
+            return True
+    return False
 
 
 def _check_binding(spec: PartitionSpec, order: SortOrder, old: Schema, new: Schema, d: SchemaDiff) -> None:

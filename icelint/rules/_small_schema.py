@@ -75,7 +75,12 @@ def has_id(schema, field_id: int) -> bool:
     """`schema.field_by_id(field_id) is not None` (and so `schema.has_field_id(field_id)`)."""
     fields = schema.fields
     if len(fields) > SMALL:
-        own = schema.__dict__.get("_top_ids")
+        d = schema.__dict__
+        own = d.get("_top_ids")
+        if own is None and "_lower_names" in d:
+            # the newest version (it holds the name table) without an id table yet: build it once; the
+            # replay moves it on to each next version (`Schema.carry_indexes`) for a few entries each
+            own = schema._top_ids
         if own is not None:  # the newest version holds its table
             return field_id in own or schema.field_by_id(field_id) is not None
         if _column(fields, field_id) is not None:  # an older version

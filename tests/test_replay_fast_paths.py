@@ -350,3 +350,35 @@ def test_patched_top_level_equals_the_full_pass(seed: int, monkeypatch) -> None:
     assert len(fast) == len(slow)
     for i, (a, b) in enumerate(zip(fast, slow)):
         assert a == b, (i, steps[i].span)
+
+
+def test_a_recorded_top_level_change_means_the_columns_differ(monkeypatch) -> None:
+    """`commit_schema` skips comparing a new version's columns with the old ones when the update's
+    record shows a column added, removed or changed in value (`schemas._top_level_changed`): on every
+    commit of the corpus (and on made-up no-op statements), that verdict holds of the columns."""
+    from icelint.replay import schemas
+
+    seen = {True: 0, False: 0}
+    real = schemas.commit_schema
+
+    def checked(meta, new_schema, last_column_id, changes_at=None):
+        verdict = schemas._top_level_changed(changes_at)
+        if verdict:
+            assert tuple(new_schema.fields) != tuple(meta.schema.fields)
+        seen[verdict] += 1
+        return real(meta, new_schema, last_column_id, changes_at)
+
+    monkeypatch.setattr(schemas, "commit_schema", checked)
+    from icelint.replay import columns
+
+    monkeypatch.setattr(columns, "commit_schema", checked)
+    noop = (
+        "CREATE TABLE db.n (a int COMMENT 'x', b struct<c: int>) USING iceberg;\n"
+        "ALTER TABLE db.n ALTER COLUMN a COMMENT 'x';\nALTER TABLE db.n ALTER COLUMN a TYPE int;\n"
+        "ALTER TABLE db.n ALTER COLUMN a FIRST;\nALTER TABLE db.n ALTER COLUMN b.c COMMENT 'y';\n"
+        "ALTER TABLE db.n ALTER COLUMN a DROP NOT NULL;\nALTER TABLE db.n ALTER COLUMN b AFTER a;\n"
+    )
+    replay_sources([SourceFile("noop.sql", noop)])
+    for files in SCRIPTS:
+        replay_sources([SourceFile.read(p) for p in files])
+    assert seen[True] > 500 and seen[False] > 20

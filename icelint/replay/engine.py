@@ -203,7 +203,9 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         except Unchecked as u:  # reaches into a column of unknown type (CTAS): Spark may accept it or not
             return Outcome(step, key, before, before, None, self.case_sensitive, "untyped-column:" + u.column)
         self.tables[key] = after  # None: dropped (or renamed away)
-        return Outcome(step, key, before, after, None, self.case_sensitive, diff=self._diff)
+        # `Outcome(step, key, before, after, None, self.case_sensitive, diff=self._diff)`, without the
+        # named tuple's keyword handling (one per statement)
+        return _new_tuple(Outcome, (step, key, before, after, None, self.case_sensitive, None, self._diff))
 
     # ------------------------------------------------------------------ commits
     def _commit(self, key: str, meta: TableMetadata | None, step: ch.Commit) -> TableMetadata | None:

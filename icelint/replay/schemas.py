@@ -7,7 +7,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Iterable
 
-from icelint.model.diff import SchemaDiff
+from icelint.model.diff import ROOT, SchemaDiff
 from icelint.model.diff import diff as schema_diff
 from icelint.model.chain import Chain
 from icelint.model.table import PartitionSpec, Schema, SortOrder, TableMetadata, index_schema
@@ -22,7 +22,11 @@ def commit_schema(
 ) -> tuple[TableMetadata, SchemaDiff | None]:
     """A new current schema for `meta` (`TableMetadata.Builder.setCurrentSchema`); with what changed (None: nothing)."""
     current = meta.schema
-    if new_schema.fields == current.fields and set(new_schema.identifier_field_ids) == set(current.identifier_field_ids):
+    if (
+        not _top_level_changed(changes_at)
+        and new_schema.fields == current.fields
+        and set(new_schema.identifier_field_ids) == set(current.identifier_field_ids)
+    ):
         return meta, None  # nothing changed (fields are shared objects: this compares by identity first)
     d = schema_diff(current, new_schema, changes_at)
     added, removed, replaced = d.added, d.removed, d.replaced_top
@@ -89,6 +93,18 @@ def commit_schema(
     state["schema_index"] = index
     state["schema"] = schema
     return out, d
+
+
+def _top_level_changed(changes_at: dict | None) -> bool:
+    """Whether the update's record (`SchemaUpdate.changes_at`) shows a column added, removed or changed
+    in value: the new columns cannot then equal the old ones, in whatever order (most statements: the
+    comparison of the two versions' columns is skipped). False: not known (moves, nested changes)."""
+    top = changes_at.get(ROOT) if changes_at else None
+    if top:
+        for old, new in top.values():
+            if old is None or new is None or old != new:
+                return True
+    return False
 
 
 def _any_partition_field(specs) -> bool:

@@ -272,7 +272,10 @@ def patch(
         return None
     if not changed and not added and not moves:
         return old
-    gone = sum(1 for _, x in changed if x is None)
+    gone = 0
+    for _, x in changed:  # a loop: mostly one change
+        if x is None:
+            gone += 1
     n = old._n - gone + len(added)
     if n <= 2 * CHUNK:
         return None

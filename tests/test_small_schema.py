@@ -124,14 +124,16 @@ def test_the_newest_wide_version_builds_its_id_table_once_and_passes_it_on(monke
     replay = Replay()
     newest = [replay.apply(s).after.schema for s in steps[:5]][-1]
     assert "_lower_names" in newest.__dict__ and "_top_ids" not in newest.__dict__
-    assert small.has_id(newest, 102) and not small.has_id(newest, 999)
-    after = replay.apply(steps[5]).after.schema
-    assert "_top_ids" in after.__dict__  # moved on (appending a column builds none), patched with the new column
 
     def no_scan(*_):
         raise AssertionError("scanned the columns")
 
     monkeypatch.setattr(small, "_column", no_scan)
+    assert small.has_id(newest, 102) and not small.has_id(newest, 999)
+    assert small.path_of(newest, 103) == ("e1",) and small.path_of(newest, 999) is None
+    after = replay.apply(steps[5]).after.schema
+    assert "_top_ids" in after.__dict__  # moved on (appending a column builds none), patched with the new column
     for fid in (1, 5, 101, 102, 103, 104, 105, 999):
         assert small.has_id(after, fid) == (fid <= 104)
+        assert small.path_of(after, fid) == after.path_of(fid)
     assert after.__dict__["_top_ids"][104].name == "e2"

@@ -46,7 +46,7 @@ def path_of(schema, field_id: int):
         for f in reversed(fields):  # `_top_ids` keeps the last one
             if f.id == field_id:
                 return (f.name,)
-    elif "_top_ids" not in schema.__dict__:  # an older version: see `_column`
+    elif _own_ids(schema) is None:  # an older version: see `_column`
         f = _column(fields, field_id)
         if f is not None:
             return (f.name,)
@@ -71,16 +71,22 @@ def _column(fields, field_id: int):
         return None
 
 
+def _own_ids(schema):
+    """The id table of the newest version of a wide table (the one holding the name table), built
+    once if it has none yet: the replay moves it on to each next version (`Schema.carry_indexes`) for
+    a few entries each. None for an older version, whose tables went to its successor (see `_column`)."""
+    d = schema.__dict__
+    own = d.get("_top_ids")
+    if own is None and "_lower_names" in d:
+        own = schema._top_ids
+    return own
+
+
 def has_id(schema, field_id: int) -> bool:
     """`schema.field_by_id(field_id) is not None` (and so `schema.has_field_id(field_id)`)."""
     fields = schema.fields
     if len(fields) > SMALL:
-        d = schema.__dict__
-        own = d.get("_top_ids")
-        if own is None and "_lower_names" in d:
-            # the newest version (it holds the name table) without an id table yet: build it once; the
-            # replay moves it on to each next version (`Schema.carry_indexes`) for a few entries each
-            own = schema._top_ids
+        own = _own_ids(schema)
         if own is not None:  # the newest version holds its table
             return field_id in own or schema.field_by_id(field_id) is not None
         if _column(fields, field_id) is not None:  # an older version

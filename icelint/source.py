@@ -6,6 +6,7 @@ import bisect
 import os
 import stat
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -20,7 +21,8 @@ _new_tuple = tuple.__new__
 class Span(NamedTuple):
     """A region of a source file: 1-based line and column of its first and last character.
 
-    A named tuple: the parser makes one per statement, name and type, so construction cost counts."""
+    The parser makes `TextSpan`s, which read the same and compute their lines on demand; a `Span`
+    is made where positions are known without their text (tests, a region inside a statement)."""
 
     path: str
     line: int
@@ -32,6 +34,90 @@ class Span(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
+
+
+_start, _end = itemgetter(1), itemgetter(2)
+
+
+class TextSpan(tuple):
+    """A `Span` as the parser makes one (a few per statement): (the `LineIndex` of its text, start
+    offset, end offset), read through the same names as a `Span`, lines and columns computed when
+    asked. Three slots instead of seven, and no column ints: on a long file, spans were the largest
+    part of what the parse keeps (~240 bytes each, now ~140)."""
+
+    __slots__ = ()
+
+    start = property(_start)  # character offsets into the file's text, end exclusive
+    end = property(_end)
+
+    @property
+    def path(self) -> str:
+        return self[0].path
+
+    @property
+    def line(self) -> int:
+        return bisect.bisect_right(self[0]._starts, self[1])
+
+    @property
+    def column(self) -> int:
+        starts, start = self[0]._starts, self[1]
+        return start - starts[bisect.bisect_right(starts, start) - 1] + 1
+
+    @property
+    def end_line(self) -> int:
+        start, end = self[1], self[2]
+        return bisect.bisect_right(self[0]._starts, end - 1 if end - 1 > start else start)
+
+    @property
+    def end_column(self) -> int:
+        starts, start, end = self[0]._starts, self[1], self[2]
+        last = end - 1 if end - 1 > start else start
+        return last - starts[bisect.bisect_right(starts, last) - 1] + 1
+
+    def as_span(self) -> Span:
+        return Span(self.path, self.line, self.column, self.end_line, self.end_column, self[1], self[2])
+
+    def _replace(self, **kw) -> Span:
+        return self.as_span()._replace(**kw)
+
+    def _key(self) -> tuple:
+        return (self[0].path, self.line, self.column, self.end_line, self.end_column, self[1], self[2])
+
+    # compared with other TextSpans only (as `as_span()` would be): a Span of the same place is
+    # another type, as two named tuple types are unequal
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not TextSpan:
+            return NotImplemented
+        a, b = self[0], other[0]  # type: ignore[index]
+        return self[1] == other[1] and self[2] == other[2] and (a is b or (a.path == b.path and a.text == b.text))  # type: ignore[index]
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash((self[0].path, self[1], self[2]))
+
+    def __lt__(self, other: object) -> bool:
+        return self._key() < other._key() if other.__class__ is TextSpan else NotImplemented  # type: ignore[attr-defined]
+
+    def __le__(self, other: object) -> bool:
+        return self._key() <= other._key() if other.__class__ is TextSpan else NotImplemented  # type: ignore[attr-defined]
+
+    def __gt__(self, other: object) -> bool:
+        return self._key() > other._key() if other.__class__ is TextSpan else NotImplemented  # type: ignore[attr-defined]
+
+    def __ge__(self, other: object) -> bool:
+        return self._key() >= other._key() if other.__class__ is TextSpan else NotImplemented  # type: ignore[attr-defined]
+
+    def __reduce__(self):  # pickled as the `Span` it reads as (not with its file's text)
+        return (Span, tuple(self.as_span()))
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def __repr__(self) -> str:
+        return repr(self.as_span())
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +134,7 @@ class SourceFile:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
             raise InputError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
-        if not text.strip():
+        if not text or text.isspace():  # not `strip()`: a copy of the whole text
             raise InputError(f"{path}: empty file, expected Spark SQL statements")
         return cls(str(path), text)
 
@@ -75,7 +161,6 @@ class LineIndex:
         self.path = path
         self.text = text
         self._starts = [0]
-        self._line = 0  # the line of the last span made (`span` reuses its int: a big one is an object each)
         find = text.find
         i = find("\n")
         while i >= 0:
@@ -97,33 +182,11 @@ class LineIndex:
         line = bisect.bisect_right(self._starts, offset) - 1
         return line + 1, offset - self._starts[line] + 1
 
-    def span(self, start: int, end: int) -> Span:
+    def span(self, start: int, end: int) -> TextSpan:
         """Span covering text[start:end] (end exclusive)."""
-        starts = self._starts
-        line = bisect.bisect_right(starts, start)  # 1-based: starts[line - 1] <= start
-        if line == self._line:
-            line = self._line  # one int object for the spans of one line (most of a statement's spans)
-        else:
-            self._line = line
-        last = end - 1 if end - 1 > start else start
-        if line < len(starts) and last >= starts[line]:
-            end_line = bisect.bisect_right(starts, last)
-        else:
-            end_line = line  # the common case: the span ends on its first line
-        return _new_tuple(Span, (self.path, line, start - starts[line - 1] + 1, end_line, last - starts[end_line - 1] + 1, start, end))
+        return _new_tuple(TextSpan, (self, start, end))
 
-    def line_span(self, start: int, end: int) -> Span:
-        """`span(start, end)` of a region on one line that holds two characters or more (a `--`
-        comment): one lookup, and the tuple made without `Span.__new__`'s keyword handling
-        (a file of 50,000 comment lines makes 50,000 of them)."""
-        starts = self._starts
-        line = bisect.bisect_right(starts, start)
-        if line == self._line:
-            line = self._line
-        else:
-            self._line = line
-        base = starts[line - 1]
-        return _new_tuple(Span, (self.path, line, start - base + 1, line, end - base, start, end))
+    line_span = span  # a region on one line (a `--` comment): the same thing, kept as a name of its own
 
     def line_text(self, line: int) -> str:
         start = self._starts[line - 1]

@@ -20,7 +20,7 @@ from icelint.pending import make_plan, parse_plan
 from icelint.pipeline import parse_sources, replay
 from icelint.replay import dml_fast
 from icelint.rules._base import RuleContext, TableHistory
-from icelint.source import SourceFile, Span
+from icelint.source import SourceFile, TextSpan
 from icelint.syntax.ast import Placed, PlacedSpans
 
 SQL = """\
@@ -47,21 +47,22 @@ def test_parse_without_trees_keeps_the_spans_and_the_same_steps():
     assert [s.span for s in lf.statements] == [s.span for s in pf.statements]
     assert type(pf.statements[0]) is not Placed  # the default keeps the trees (the API, the tests)
     # read as Placed, held as the spans alone (the steps hold the same span objects)
-    assert type(lf.statements) is PlacedSpans and all(type(x) is Span for x in tuple.__iter__(lf.statements))
+    assert type(lf.statements) is PlacedSpans and all(type(x) is TextSpan for x in tuple.__iter__(lf.statements))
     assert tuple.__getitem__(lf.statements, 2) is lean.steps[2].span
     assert lf.statements[-1] == Placed(lean.steps[-1].span) and list(reversed(lf.statements))[0] == lf.statements[-1]
     assert lf.statements == tuple(lf.statements) and lf.statements[1:3] == (lf.statements[1], lf.statements[2])
 
 
-def test_spans_of_one_line_share_its_line_number():
-    """A line number past 256 is an int object of its own: the spans of one statement (statement,
-    table, column...) hold one, not one each."""
+def test_the_spans_of_a_statement_keep_no_line_or_column_ints():
+    """A line or column past 256 is an int object of its own: a parsed span holds its text's index and
+    its two offsets only (a `TextSpan`), and computes its line and column when asked."""
     text = "\n" * 1000 + "ALTER TABLE db.t ALTER COLUMN c COMMENT 'x';\nALTER TABLE db.t RENAME COLUMN c TO d;\n"
     lean = parse_sources([SourceFile("m.sql", text)], trees=False)
     a, b = lean.steps
-    spans = [a.span, a.table_span, a.changes[0].span]
-    assert {sp.line for sp in spans} == {1001} and len({id(sp.line) for sp in spans}) == 1
-    assert b.span.line == 1002 and b.span.line is b.table_span.line
+    spans = [a.span, a.table_span, a.changes[0].span, b.span, b.table_span]
+    assert all(type(sp) is TextSpan and tuple.__len__(sp) == 3 for sp in spans)
+    assert {sp.line for sp in spans[:3]} == {1001} and b.span.line == b.table_span.line == 1002
+    assert (a.table_span.column, a.table_span.end_column) == (13, 16)  # `db.t`
 
 
 def test_the_check_command_parses_without_trees(tmp_path):
@@ -164,12 +165,26 @@ def test_a_state_keeps_its_values_in_the_dict_layout_all_states_share():
 
 
 def test_the_dml_shape_cache_keeps_a_few_statements():
-    dml_fast.shape.cache_clear()
+    dml_fast._cached_shape.cache_clear()
     sql = "CREATE TABLE db.w (c0 int, c1 int) USING iceberg;\n"
     sql += "".join(f"INSERT INTO db.w (c0, c1) VALUES ({i}, {i});\n" for i in range(200))
     run = replay(parse_sources([SourceFile("w.sql", sql)]))
     assert all(o.accepted for o in run.result.outcomes)
-    assert 0 < dml_fast.shape.cache_info().currsize <= 64  # not one text and shape per INSERT of the run
+    assert 0 < dml_fast._cached_shape.cache_info().currsize <= 64  # not one text and shape per INSERT of the run
+
+
+def test_the_dml_shape_cache_does_not_keep_a_long_statement():
+    dml_fast._cached_shape.cache_clear()
+    cols = [f"c{i}" for i in range(600)]
+    sql = f"CREATE TABLE db.w ({', '.join(c + ' int' for c in cols)}) USING iceberg;\n"
+    sql += f"INSERT INTO db.w ({', '.join(cols)}) VALUES ({', '.join('1' for _ in cols)});\n"
+    sql += "CREATE TABLE db.s (c0 int) USING iceberg;\nINSERT INTO db.s (c0) VALUES (2);\n"
+    run = replay(parse_sources([SourceFile("w.sql", sql)]))
+    assert all(o.accepted for o in run.result.outcomes)
+    long_sql = run.result.outcomes[1].step.changes[0].sql
+    assert len(long_sql) > dml_fast.CACHED_MAX
+    assert dml_fast.shape(long_sql) == dml_fast._shape(long_sql, True)  # the same shape, read again
+    assert dml_fast._cached_shape.cache_info().currsize == 1  # the short INSERT only
 
 
 def test_the_schema_index_files_a_lone_version_as_itself_under_an_int():

@@ -1,12 +1,14 @@
-"""Offsets → (line, column): `LineIndex.span` against a naive count of newlines."""
+"""Offsets → (line, column): `LineIndex.span` against a naive count of newlines, and the parser's
+compact `TextSpan` read, compared, ordered and pickled as the `Span` it stands for."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
 
-from icelint.source import LineIndex
+from icelint.source import LineIndex, Span, TextSpan
 
 
 def _naive(text: str, offset: int) -> tuple[int, int]:
@@ -28,12 +30,38 @@ def test_span_positions_match_a_naive_count(seed: int) -> None:
         assert (s.start, s.end) == (start, end)
 
 
+def _pos(s) -> tuple[int, int, int, int]:
+    return s.line, s.column, s.end_line, s.end_column
+
+
 def test_span_at_line_boundaries() -> None:
     text = "ab\ncd\n\nef"
     index = LineIndex("f.sql", text)
-    assert index.span(0, 2)[1:5] == (1, 1, 1, 2)
-    assert index.span(2, 3)[1:5] == (1, 3, 1, 3)  # the newline itself belongs to line 1
-    assert index.span(1, 5)[1:5] == (1, 2, 2, 2)
-    assert index.span(6, 7)[1:5] == (3, 1, 3, 1)
-    assert index.span(7, 9)[1:5] == (4, 1, 4, 2)
-    assert index.span(9, 9)[1:5] == (4, 3, 4, 3)  # empty span at the very end
+    assert _pos(index.span(0, 2)) == (1, 1, 1, 2)
+    assert _pos(index.span(2, 3)) == (1, 3, 1, 3)  # the newline itself belongs to line 1
+    assert _pos(index.span(1, 5)) == (1, 2, 2, 2)
+    assert _pos(index.span(6, 7)) == (3, 1, 3, 1)
+    assert _pos(index.span(7, 9)) == (4, 1, 4, 2)
+    assert _pos(index.span(9, 9)) == (4, 3, 4, 3)  # empty span at the very end
+
+
+def test_a_text_span_holds_three_slots_and_reads_as_its_span() -> None:
+    text = "ab\ncd\n\nef"
+    index = LineIndex("f.sql", text)
+    s = index.span(1, 5)
+    assert type(s) is TextSpan and tuple.__len__(s) == 3  # its text's index and two offsets: no line or column kept
+    full = Span("f.sql", 1, 2, 2, 2, 1, 5)
+    assert s.as_span() == full and hash(s) == hash(LineIndex("f.sql", text).span(1, 5))
+    assert str(s) == str(full) == "f.sql:1:2" and repr(s) == repr(full)
+    # two parses of one text give equal spans; another text or another place does not
+    assert s == LineIndex("f.sql", "ab\ncd\n\nef").span(1, 5)
+    assert s != LineIndex("f.sql", "ab\ncd\n\neF").span(1, 5) and s != index.span(1, 6)
+    assert s != LineIndex("g.sql", text).span(1, 5)
+    # ordered as the spans they stand for
+    spans = [index.span(7, 9), index.span(0, 2), LineIndex("a.sql", text).span(3, 4), index.span(0, 1)]
+    assert [x.as_span() for x in sorted(spans)] == sorted(x.as_span() for x in spans) and sorted(spans)[0].path == "a.sql"
+    assert index.span(0, 2) < s < index.span(7, 9) and index.span(7, 9) >= s and s <= s
+    # pickled as the Span it reads as, without its file's text
+    data = pickle.dumps(s)
+    assert pickle.loads(data) == full and type(pickle.loads(data)) is Span and b"cd" not in data
+    assert s._replace(path="g.sql") == Span("g.sql", 1, 2, 2, 2, 1, 5)

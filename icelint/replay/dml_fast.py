@@ -172,11 +172,19 @@ class _Tokens:
 
 
 # The parallel run's pre-check (parallel.py) and the replay ask for the same statements; a few only:
-# the cache holds each statement's text and shape (an INSERT of 2,000 columns: ~70 KB), and the
-# replay asks for each statement once.
-@lru_cache(maxsize=64)
+# the cache holds each statement's text and shape, and the replay asks for each statement once. A
+# long statement is not kept (an INSERT of 2,000 columns and its shape: ~130 KB, 8 MB for 64 of
+# them on the migration x20): reading it twice costs less than holding it.
+CACHED_MAX = 4096  # characters
+
+
 def shape(sql: str) -> Shape | None:
     """The statement's shape, or None when it is not one of the plain shapes."""
+    return _cached_shape(sql) if len(sql) <= CACHED_MAX else _shape(sql, True)
+
+
+@lru_cache(maxsize=64)
+def _cached_shape(sql: str) -> Shape | None:
     return _shape(sql, True)
 
 

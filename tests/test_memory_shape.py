@@ -61,6 +61,7 @@ def test_the_spans_of_a_statement_keep_no_line_or_column_ints():
     a, b = lean.steps
     spans = [a.span, a.table_span, a.changes[0].span, b.span, b.table_span]
     assert all(type(sp) is TextSpan and tuple.__len__(sp) == 3 for sp in spans)
+    assert all(0 <= tuple.__getitem__(sp, 2) <= 256 for sp in spans)  # its length: a shared small int, not its end
     assert {sp.line for sp in spans[:3]} == {1001} and b.span.line == b.table_span.line == 1002
     assert (a.table_span.column, a.table_span.end_column) == (13, 16)  # `db.t`
 

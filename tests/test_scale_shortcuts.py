@@ -246,6 +246,28 @@ def test_appended_reads_as_the_tuple_and_keeps_the_old_chunks() -> None:
     assert tuple(appended((1, 2), [3])) == (1, 2, 3)
 
 
+def test_a_new_version_shares_all_but_one_node_of_the_spine() -> None:
+    """A table of 2,000 columns changed one column at a time: each version keeps the spine nodes of
+    the one before except the node holding the changed chunk (and the last, for an append)."""
+    from types import SimpleNamespace
+
+    from icelint.model.chain import CHUNK, SPINE, Rope, appended, patch, share
+
+    fields = [SimpleNamespace(id=i) for i in range(2000)]
+    v0 = Rope(fields)
+    nodes = v0._nodes
+    assert len(nodes) == -(-len(v0._chunks) // SPINE) and all(len(n) <= SPINE for n in nodes)
+    new_field = SimpleNamespace(id=5000)
+    v1 = patch(v0, [(fields[700], new_field)], [])
+    assert v1 is not None and tuple(v1) == (*fields[:700], new_field, *fields[701:])
+    fresh = [k for k, n in enumerate(v1._nodes) if n is not v0._nodes[k]]
+    assert fresh == [700 // CHUNK // SPINE]  # one node of 16 chunk pointers made, not 63 pointers
+    v2 = appended(v1, [SimpleNamespace(id=5001)])
+    assert [k for k, n in enumerate(v2._nodes) if k >= len(v1._nodes) or n is not v1._nodes[k]] == [len(v2._nodes) - 1]
+    v3 = share(v2, [*v2][:-1])  # the append undone: shares the nodes before the end
+    assert tuple(v3) == tuple(v1) and v3 == v1 and all(a is b for a, b in zip(v3._nodes[:-1], v1._nodes[:-1]))
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_lines_before_equals_reversed_splitlines(seed: int) -> None:
     from icelint.fixing import _lines_before

@@ -89,6 +89,7 @@ class Chain(Sequence):
 # ---------------------------------------------------------------------------- Rope
 
 CHUNK = 32  # fields per chunk of a Rope; schemas up to 2 × CHUNK columns stay tuples
+SPINE = 16  # chunk pointers per node of a Rope's spine
 
 
 class Rope(Sequence):
@@ -96,23 +97,30 @@ class Rope(Sequence):
 
     A table of 500 columns changed one column at a time would otherwise hold 500 slots per version;
     a new version built by `share` keeps every chunk of the old one that the change did not touch
-    (about 16 slots of spine and one chunk of 32 per version). Reads as a tuple (index, slice,
-    iterate, `len`, `==` and `hash` against tuples, `repr`).
+    (one chunk of 32 per version). The spine (the chunks in order) is itself kept in nodes of
+    `SPINE` chunk pointers, shared in the same way (`_spine`): a version of a table of 2,000 columns
+    holds a few slots of top spine and one node of 16, not 63 slots. Reads as a tuple (index,
+    slice, iterate, `len`, `==` and `hash` against tuples, `repr`).
     """
 
-    __slots__ = ("_chunks", "_n", "_where")
+    __slots__ = ("_nodes", "_n", "_where")
 
     def __init__(self, items: Iterable[Any] = ()) -> None:
         items = list(items)
-        self._chunks = _chunked(items)
+        self._nodes = _spine(_chunked(items), None)
         self._n = len(items)
         self._where = None  # item id → the chunk holding it (see `patch`), kept by the newest version only
+
+    @property
+    def _chunks(self) -> tuple[tuple, ...]:
+        """The chunks in order (a tuple made from the spine's nodes when asked)."""
+        return tuple(chain_from(self._nodes))
 
     def __len__(self) -> int:
         return self._n
 
     def __iter__(self) -> Iterator[Any]:
-        return chain_from(self._chunks)  # C-level: a generator here costs more than the rest of a commit
+        return chain_from(chain_from(self._nodes))  # C-level: a generator here costs more than the rest of a commit
 
     def __reversed__(self) -> Iterator[Any]:
         return chain_from(map(reversed, reversed(self._chunks)))
@@ -125,7 +133,7 @@ class Rope(Sequence):
             i += n
         if not 0 <= i < n:
             raise IndexError("Rope index out of range")
-        for chunk in self._chunks:
+        for chunk in chain_from(self._nodes):
             if i < len(chunk):
                 return chunk[i]
             i -= len(chunk)
@@ -141,7 +149,7 @@ class Rope(Sequence):
         c = where.get(item.id)
         if c is None:
             return None
-        ci = next(compress(count(), map(operator.is_, self._chunks, repeat(c))), -1)
+        ci = next(compress(count(), map(operator.is_, chain_from(self._nodes), repeat(c))), -1)
         if ci < 0:
             return None
         j = next(compress(count(), map(operator.is_, c, repeat(item))), -1)
@@ -159,6 +167,8 @@ class Rope(Sequence):
                 return True
             if self._n != other._n:
                 return False
+            if self._nodes is other._nodes:
+                return True
             # shared chunks at both ends are skipped by identity; only the items between are compared
             mine, theirs = self._chunks, other._chunks
             head = next(compress(count(), map(operator.is_not, mine, theirs)), min(len(mine), len(theirs)))
@@ -188,6 +198,23 @@ class Rope(Sequence):
 
 def _chunked(items: list) -> tuple[tuple, ...]:
     return tuple(tuple(items[i : i + CHUNK]) for i in range(0, len(items), CHUNK))
+
+
+def _spine(chunks: Sequence[tuple], old: tuple | None) -> tuple[tuple, ...]:
+    """`chunks` in nodes of `SPINE`, each node of `old` (the spine of the version it was made from)
+    kept where it holds the same chunks at the same place: a change to one chunk, or chunks
+    appended, makes one or two nodes, not a new spine of every chunk."""
+    nodes = []
+    n_old = len(old) if old is not None else 0
+    for k, i in enumerate(range(0, len(chunks), SPINE)):
+        part = chunks[i : i + SPINE]
+        if k < n_old:
+            prev = old[k]  # type: ignore[index]
+            if len(prev) == len(part) and all(map(operator.is_, prev, part)):
+                nodes.append(prev)
+                continue
+        nodes.append(tuple(part))
+    return tuple(nodes)
 
 
 def _same(chunk: tuple, items: list, start: int) -> bool:
@@ -233,7 +260,7 @@ def share(old: Sequence[Any], new: list) -> tuple | Rope:
         end += len(back.pop())
     out = Rope.__new__(Rope)
     made = _chunked(new[pos:end])
-    out._chunks = (*front, *made, *reversed(back))
+    out._nodes = _spine((*front, *made, *reversed(back)), old._nodes)
     out._n = n
     out._where = _register(_take_where(old), made)
     return out
@@ -253,7 +280,7 @@ def appended(old: Sequence[Any], added: Sequence[Any]) -> tuple | Rope:
         items[:0] = last
     out = Rope.__new__(Rope)
     made = _chunked(items)
-    out._chunks = chunks + made
+    out._nodes = _spine(chunks + made, old._nodes)
     out._n = n
     out._where = _register(_take_where(old), made)
     return out
@@ -338,7 +365,7 @@ def patch(
         _register(where, out[ri : ri + 2])
     old._where = None  # moved to the new version
     rope = Rope.__new__(Rope)
-    rope._chunks = tuple(out)
+    rope._nodes = _spine(out, old._nodes)
     rope._n = n
     rope._where = where
     return rope

@@ -268,6 +268,24 @@ def test_a_new_version_shares_all_but_one_node_of_the_spine() -> None:
     assert tuple(v3) == tuple(v1) and v3 == v1 and all(a is b for a, b in zip(v3._nodes[:-1], v1._nodes[:-1]))
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_appends_keep_every_spine_node_but_the_last_full(seed: int) -> None:
+    from icelint.model.chain import CHUNK, SPINE, Rope, appended
+
+    rng = random.Random(seed)
+    items = list(range(3 * CHUNK))
+    version = Rope(items)
+    for _ in range(300):
+        extra = list(range(len(items), len(items) + rng.choice([1, 1, 2, CHUNK - 1, 3 * CHUNK])))
+        new = appended(version, extra)
+        items += extra
+        assert tuple(new) == tuple(items) and len(new) == len(items)
+        assert all(len(node) == SPINE for node in new._nodes[:-1]) and 0 < len(new._nodes[-1]) <= SPINE
+        assert all(len(c) == CHUNK for c in new._chunks[:-1])  # full chunks: an append fills the last one first
+        assert all(a is b for a, b in zip(version._nodes[:-1], new._nodes))
+        version = new
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_lines_before_equals_reversed_splitlines(seed: int) -> None:
     from icelint.fixing import _lines_before

@@ -268,19 +268,20 @@ def share(old: Sequence[Any], new: list) -> tuple | Rope:
 
 def appended(old: Sequence[Any], added: Sequence[Any]) -> tuple | Rope:
     """`share(old, [*old, *added])` without looking at `old`'s items: its chunks are all kept (the
-    last one, if not full, is filled up), so that appending a column costs O(len / CHUNK), not O(len)."""
+    last one, if not full, is filled up), and so are its spine's nodes but the last (every node but
+    the last is full), so that appending a column costs O(SPINE + len / CHUNK / SPINE), not O(len)."""
     n = len(old) + len(added)
     if n <= 2 * CHUNK or not isinstance(old, Rope):
         return share(old, [*old, *added])
-    chunks = old._chunks
+    nodes = old._nodes
+    chunks = list(nodes[-1]) if nodes else []
     items = list(added)
     if chunks and len(chunks[-1]) < CHUNK:
-        last = chunks[-1]
-        chunks = chunks[:-1]
-        items[:0] = last
+        items[:0] = chunks.pop()
     out = Rope.__new__(Rope)
     made = _chunked(items)
-    out._nodes = _spine(chunks + made, old._nodes)
+    chunks.extend(made)
+    out._nodes = nodes[:-1] + tuple(tuple(chunks[i : i + SPINE]) for i in range(0, len(chunks), SPINE))
     out._n = n
     out._where = _register(_take_where(old), made)
     return out

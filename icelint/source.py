@@ -35,6 +35,10 @@ class Span(NamedTuple):
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
 
+    def positions(self) -> tuple[int, int, int, int]:
+        """(line, column, end_line, end_column)."""
+        return self.line, self.column, self.end_line, self.end_column
+
 
 class TextSpan(tuple):
     """A `Span` as the parser makes one (a few per statement): (the `LineIndex` of its text, start
@@ -74,6 +78,17 @@ class TextSpan(tuple):
         starts, start, n = self[0]._starts, self[1], self[2]
         last = start + n - 1 if n > 1 else start
         return last - starts[bisect.bisect_right(starts, last) - 1] + 1
+
+    def positions(self) -> tuple[int, int, int, int]:
+        """(line, column, end_line, end_column): two searches, not one per attribute."""
+        starts, start, n = self[0]._starts, self[1], self[2]
+        line = bisect.bisect_right(starts, start)
+        last = start + n - 1 if n > 1 else start
+        if line < len(starts) and last >= starts[line]:
+            end_line = bisect.bisect_right(starts, last)
+        else:
+            end_line = line  # the common case: the span ends on its first line
+        return line, start - starts[line - 1] + 1, end_line, last - starts[end_line - 1] + 1
 
     def as_span(self) -> Span:
         return Span(self.path, self.line, self.column, self.end_line, self.end_column, self[1], self[1] + self[2])

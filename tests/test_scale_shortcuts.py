@@ -270,7 +270,7 @@ def test_a_new_version_shares_all_but_one_node_of_the_spine() -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_appends_keep_every_spine_node_but_the_last_full(seed: int) -> None:
-    from icelint.model.chain import CHUNK, SPINE, Rope, appended
+    from icelint.model.chain import CHUNK, SPINE, Rope, _Nodes, appended
 
     rng = random.Random(seed)
     items = list(range(3 * CHUNK))
@@ -280,9 +280,16 @@ def test_appends_keep_every_spine_node_but_the_last_full(seed: int) -> None:
         new = appended(version, extra)
         items += extra
         assert tuple(new) == tuple(items) and len(new) == len(items)
-        assert all(len(node) == SPINE for node in new._nodes[:-1]) and 0 < len(new._nodes[-1]) <= SPINE
-        assert all(len(c) == CHUNK for c in new._chunks[:-1])  # full chunks: an append fills the last one first
-        assert all(a is b for a, b in zip(version._nodes[:-1], new._nodes))
+        chunks = new._chunks
+        if len(chunks) > SPINE:  # a spine of nodes, every one full but the last
+            assert type(new._nodes) is _Nodes and sum(map(len, new._nodes)) == len(chunks)
+            assert all(len(node) == SPINE for node in new._nodes[:-1]) and 0 < len(new._nodes[-1]) <= SPINE
+            if type(version._nodes) is _Nodes:
+                assert all(a is b for a, b in zip(version._nodes[:-1], new._nodes))
+        else:  # a narrow rope's spine is the tuple of its chunks
+            assert type(new._nodes) is tuple and new._nodes == chunks
+        assert all(len(c) == CHUNK for c in chunks[:-1])  # full chunks: an append fills the last one first
+        assert all(a is b for a, b in zip(version._chunks[:-1], chunks))
         version = new
 
 
@@ -353,6 +360,13 @@ def test_outcome_index_spans_over_files_and_shared_lines() -> None:
         assert _outcome_index.statement_span(result, path, line) is sp
     assert _outcome_index.statement_span(result, "b.sql", 2) is None
     assert _outcome_index.statement_span(result, "d.sql", 1) is None
+    assert _outcome_index.statement_span(result, "a.sql", 0) is None and _outcome_index.statement_span(result, "a.sql", 3) is None
+    # found by the line's first offset: a statement indented on its line, a line inside a statement
+    c = "CREATE TABLE db.v (id bigint,\n  x int) USING iceberg;\n   ALTER TABLE db.v ADD COLUMN y int;\n"
+    result = replay_sources([SourceFile("c.sql", c)]).result
+    second = result.outcomes[1].step.span
+    assert (second.line, second.column) == (3, 4) and _outcome_index.statement_span(result, "c.sql", 3) is second
+    assert _outcome_index.statement_span(result, "c.sql", 2) is None
 
 
 @pytest.mark.parametrize("seed", range(20))

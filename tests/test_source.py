@@ -28,6 +28,7 @@ def test_span_positions_match_a_naive_count(seed: int) -> None:
         assert (s.line, s.column) == _naive(text, start)
         assert (s.end_line, s.end_column) == _naive(text, max(start, end - 1))
         assert (s.start, s.end) == (start, end)
+        assert s.positions() == (s.line, s.column, s.end_line, s.end_column) == s.as_span().positions()
 
 
 def _pos(s) -> tuple[int, int, int, int]:

@@ -18,6 +18,7 @@ from itertools import compress, count, islice, repeat
 from typing import Any, Iterable, Iterator, Sequence
 
 chain_from = _chain.from_iterable
+_new_tuple = tuple.__new__
 
 
 class Chain(Sequence):
@@ -97,9 +98,10 @@ class Rope(Sequence):
 
     A table of 500 columns changed one column at a time would otherwise hold 500 slots per version;
     a new version built by `share` keeps every chunk of the old one that the change did not touch
-    (one chunk of 32 per version). The spine (the chunks in order) is itself kept in nodes of
-    `SPINE` chunk pointers, shared in the same way (`_spine`): a version of a table of 2,000 columns
-    holds a few slots of top spine and one node of 16, not 63 slots. Reads as a tuple (index,
+    (one chunk of 32 per version). The spine (the chunks in order) of a table wider than `SPINE`
+    chunks is itself kept in nodes of `SPINE` chunk pointers (`_Nodes`), shared in the same way
+    (`_spine`): a version of a table of 2,000 columns holds a few slots of top spine and one node of
+    16, not 63 slots; a narrower table's spine is the tuple of its chunks. Reads as a tuple (index,
     slice, iterate, `len`, `==` and `hash` against tuples, `repr`).
     """
 
@@ -113,14 +115,16 @@ class Rope(Sequence):
 
     @property
     def _chunks(self) -> tuple[tuple, ...]:
-        """The chunks in order (a tuple made from the spine's nodes when asked)."""
-        return tuple(chain_from(self._nodes))
+        """The chunks in order (made from the spine's nodes when asked, if it has nodes)."""
+        spine = self._nodes
+        return tuple(chain_from(spine)) if spine.__class__ is _Nodes else spine
 
     def __len__(self) -> int:
         return self._n
 
     def __iter__(self) -> Iterator[Any]:
-        return chain_from(chain_from(self._nodes))  # C-level: a generator here costs more than the rest of a commit
+        spine = self._nodes  # C-level: a generator here costs more than the rest of a commit
+        return chain_from(chain_from(spine)) if spine.__class__ is _Nodes else chain_from(spine)
 
     def __reversed__(self) -> Iterator[Any]:
         return chain_from(map(reversed, reversed(self._chunks)))
@@ -133,7 +137,8 @@ class Rope(Sequence):
             i += n
         if not 0 <= i < n:
             raise IndexError("Rope index out of range")
-        for chunk in chain_from(self._nodes):
+        spine = self._nodes
+        for chunk in chain_from(spine) if spine.__class__ is _Nodes else spine:
             if i < len(chunk):
                 return chunk[i]
             i -= len(chunk)
@@ -149,7 +154,8 @@ class Rope(Sequence):
         c = where.get(item.id)
         if c is None:
             return None
-        ci = next(compress(count(), map(operator.is_, chain_from(self._nodes), repeat(c))), -1)
+        spine = self._nodes
+        ci = next(compress(count(), map(operator.is_, chain_from(spine) if spine.__class__ is _Nodes else spine, repeat(c))), -1)
         if ci < 0:
             return None
         j = next(compress(count(), map(operator.is_, c, repeat(item))), -1)
@@ -200,21 +206,30 @@ def _chunked(items: list) -> tuple[tuple, ...]:
     return tuple(tuple(items[i : i + CHUNK]) for i in range(0, len(items), CHUNK))
 
 
-def _spine(chunks: Sequence[tuple], old: tuple | None) -> tuple[tuple, ...]:
-    """`chunks` in nodes of `SPINE`, each node of `old` (the spine of the version it was made from)
-    kept where it holds the same chunks at the same place: a change to one chunk, or chunks
-    appended, makes one or two nodes, not a new spine of every chunk."""
+class _Nodes(tuple):
+    """The spine of a Rope of more than `SPINE` chunks: its chunks in nodes of `SPINE` pointers,
+    every node full but the last (a plain tuple of chunks is the spine of a narrower Rope)."""
+
+    __slots__ = ()
+
+
+def _spine(chunks: Sequence[tuple], old: tuple | None) -> tuple:
+    """The spine of `chunks`: the tuple of them, up to `SPINE`; else their `_Nodes`, each node of
+    `old` (the spine of the version it was made from) kept where it holds the same chunks at the
+    same place: a change to one chunk makes one node, not a new spine of every chunk."""
+    if len(chunks) <= SPINE:
+        return tuple(chunks)
     nodes = []
-    n_old = len(old) if old is not None else 0
+    olds = old if old.__class__ is _Nodes else ()
     for k, i in enumerate(range(0, len(chunks), SPINE)):
         part = chunks[i : i + SPINE]
-        if k < n_old:
-            prev = old[k]  # type: ignore[index]
+        if k < len(olds):
+            prev = olds[k]  # type: ignore[index]
             if len(prev) == len(part) and all(map(operator.is_, prev, part)):
                 nodes.append(prev)
                 continue
         nodes.append(tuple(part))
-    return tuple(nodes)
+    return _new_tuple(_Nodes, nodes)
 
 
 def _same(chunk: tuple, items: list, start: int) -> bool:
@@ -273,15 +288,19 @@ def appended(old: Sequence[Any], added: Sequence[Any]) -> tuple | Rope:
     n = len(old) + len(added)
     if n <= 2 * CHUNK or not isinstance(old, Rope):
         return share(old, [*old, *added])
-    nodes = old._nodes
-    chunks = list(nodes[-1]) if nodes else []
+    spine = old._nodes
+    deep = spine.__class__ is _Nodes
+    chunks = list(spine[-1] if deep else spine)
     items = list(added)
     if chunks and len(chunks[-1]) < CHUNK:
         items[:0] = chunks.pop()
     out = Rope.__new__(Rope)
     made = _chunked(items)
     chunks.extend(made)
-    out._nodes = nodes[:-1] + tuple(tuple(chunks[i : i + SPINE]) for i in range(0, len(chunks), SPINE))
+    if deep:
+        out._nodes = _new_tuple(_Nodes, spine[:-1] + tuple(tuple(chunks[i : i + SPINE]) for i in range(0, len(chunks), SPINE)))
+    else:
+        out._nodes = _spine(chunks, None)
     out._n = n
     out._where = _register(_take_where(old), made)
     return out

@@ -243,15 +243,16 @@ class RuleContext:
         fix: Fix | None = None,
     ) -> Finding:
         sp = span or self.outcome.step.span
+        line, col, end_line, end_col = sp.positions()
         return Finding(
             rule=rule.code,
             name=rule.name,
             severity=severity or rule.severity,
             path=sp.path,
-            line=sp.line,
-            column=sp.column,
-            end_line=sp.end_line,
-            end_column=sp.end_column,
+            line=line,
+            column=col,
+            end_line=end_line,
+            end_column=end_col,
             message=message,
             help=help,
             table=self.table_name if self.outcome.table else None,

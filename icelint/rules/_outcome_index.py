@@ -13,10 +13,12 @@ replay is over.
 from __future__ import annotations
 
 from bisect import bisect_left
+from operator import attrgetter
 
 from icelint import changes as ch
 from icelint.replay.common import table_key
 from icelint.rules._base import NeedsFuture
+from icelint.source import TextSpan
 
 _cache: list = [None, None]  # [outcomes list, _Index]
 
@@ -84,12 +86,22 @@ def statement_span(result, path: str, line: int):
     where = ix.spans.get(path)
     if where is None:
         return None
-    k = bisect_left(steps, line, where[0], where[1], key=_line)
+    first = steps[where[0]].span
+    if first.__class__ is TextSpan:  # by offset: the line's first character (no line computed per probe)
+        starts = first[0]._starts
+        if not 1 <= line <= len(starts):
+            return None
+        k = bisect_left(steps, starts[line - 1], where[0], where[1], key=_start)
+    else:
+        k = bisect_left(steps, line, where[0], where[1], key=_line)
     return steps[k].span if k < where[1] and steps[k].span.line == line else None
 
 
 def _line(step) -> int:
     return step.span.line
+
+
+_start = attrgetter("span.start")
 
 
 def writes_after(result, table: str, step_index: int) -> bool:

@@ -91,13 +91,13 @@ class TextSpan(tuple):
         return line, start - starts[line - 1] + 1, end_line, last - starts[end_line - 1] + 1
 
     def as_span(self) -> Span:
-        return Span(self.path, self.line, self.column, self.end_line, self.end_column, self[1], self[1] + self[2])
+        return _new_tuple(Span, (self[0].path, *self.positions(), self[1], self[1] + self[2]))
 
     def _replace(self, **kw) -> Span:
         return self.as_span()._replace(**kw)
 
-    def _key(self) -> tuple:
-        return (self[0].path, self.line, self.column, self.end_line, self.end_column, self[1], self[1] + self[2])
+    def _key(self) -> Span:
+        return self.as_span()
 
     # compared with other TextSpans only (as `as_span()` would be): a Span of the same place is
     # another type, as two named tuple types are unequal
@@ -201,8 +201,6 @@ class LineIndex:
     def span(self, start: int, end: int) -> TextSpan:
         """Span covering text[start:end] (end exclusive)."""
         return _new_tuple(TextSpan, (self, start, end - start))
-
-    line_span = span  # a region on one line (a `--` comment): the same thing, kept as a name of its own
 
     def line_text(self, line: int) -> str:
         start = self._starts[line - 1]

@@ -186,16 +186,6 @@ def test_preview_over_generated_texts() -> None:
             assert fixing.preview(fix, text) == _preview_plain(fix, text), (text, fix)
 
 
-def test_line_span_is_span_of_one_line() -> None:
-    for text in texts(400, 1405):
-        index = LineIndex("t.sql", text)
-        for start in range(len(text)):
-            end = start + 2
-            while end <= len(text) and "\n" not in text[start:end]:
-                assert index.line_span(start, end) == index.span(start, end), (text, start, end)
-                end += 1
-
-
 def test_finding_init_and_hash() -> None:
     rng = random.Random(1406)
     for _ in range(500):

@@ -116,14 +116,13 @@ class Rope(Sequence):
     @property
     def _chunks(self) -> tuple[tuple, ...]:
         """The chunks in order (made from the spine's nodes when asked, if it has nodes)."""
-        spine = self._nodes
-        return tuple(chain_from(spine)) if spine.__class__ is _Nodes else spine
+        return tuple(_each_chunk(self._nodes))  # a flat spine: itself (`tuple` of a tuple copies nothing)
 
     def __len__(self) -> int:
         return self._n
 
     def __iter__(self) -> Iterator[Any]:
-        spine = self._nodes  # C-level: a generator here costs more than the rest of a commit
+        spine = self._nodes  # `_each_chunk` inlined, C-level: a call or generator here costs more than the rest of a commit
         return chain_from(chain_from(spine)) if spine.__class__ is _Nodes else chain_from(spine)
 
     def __reversed__(self) -> Iterator[Any]:
@@ -137,8 +136,7 @@ class Rope(Sequence):
             i += n
         if not 0 <= i < n:
             raise IndexError("Rope index out of range")
-        spine = self._nodes
-        for chunk in chain_from(spine) if spine.__class__ is _Nodes else spine:
+        for chunk in _each_chunk(self._nodes):
             if i < len(chunk):
                 return chunk[i]
             i -= len(chunk)
@@ -154,8 +152,7 @@ class Rope(Sequence):
         c = where.get(item.id)
         if c is None:
             return None
-        spine = self._nodes
-        ci = next(compress(count(), map(operator.is_, chain_from(spine) if spine.__class__ is _Nodes else spine, repeat(c))), -1)
+        ci = next(compress(count(), map(operator.is_, _each_chunk(self._nodes), repeat(c))), -1)
         if ci < 0:
             return None
         j = next(compress(count(), map(operator.is_, c, repeat(item))), -1)
@@ -211,6 +208,11 @@ class _Nodes(tuple):
     every node full but the last (a plain tuple of chunks is the spine of a narrower Rope)."""
 
     __slots__ = ()
+
+
+def _each_chunk(spine: tuple) -> Iterable[tuple]:
+    """The chunks of a spine, in order (its nodes' chunks, or the spine itself when it is flat)."""
+    return chain_from(spine) if spine.__class__ is _Nodes else spine
 
 
 def _spine(chunks: Sequence[tuple], old: tuple | None) -> tuple:

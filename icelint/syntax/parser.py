@@ -249,8 +249,7 @@ def _scan_gap(
             e = j
             if e > i and text[e - 1] == "\r":
                 e -= 1
-            # one line, `--` included: li.line_span is li.span for it (tests/test_speed2k_equivalence.py)
-            comments.append(_new_tuple(Comment, (text[i + 2 : e].strip(), li.line_span(i, e))))
+            comments.append(_new_tuple(Comment, (text[i + 2 : e].strip(), li.span(i, e))))  # one line, `--` included
             i = j
         elif c == "/" and text.startswith("/*", i):
             depth = 1

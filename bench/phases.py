@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         return out
 
     source = phase("read", lambda: SourceFile.read(args.file))
-    parsed = phase("parse + lower", lambda: parse_sources([source], trees=False))
+    parsed = phase("parse + lower", lambda: parse_sources([source], trees=False, pack=lambda s: True))  # as `icelint check`
+    source = None  # noqa: F841 - the parsed run keeps the packed text, not this one
     if args.apart:
         run = phase("replay", lambda: replay(parsed))
         findings = phase("rules", lambda: lint_run(run, rules))

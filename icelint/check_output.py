@@ -28,18 +28,20 @@ def run(cfg, paths, metadata, sources, since, conv: dict, fmt: str, output_file,
     if slot is not None and (hit := slot.load()) is not None:
         write_report(lambda out: out.write(hit[0]), output_file)
         sys.exit(hit[1])
-    report = check_report(cfg, paths, metadata, sources, since, conv, fmt)
+    report = check_report(cfg, paths, metadata, sources, since, conv, fmt, pack=True)
     report.unsafe_fixes = mode.unsafe
     if slot is None:
         emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, say)
         return
-    captured: list = []
+    entry = slot.writer()  # the output goes to it as it is written
     try:
-        emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, say, capture=captured)
+        emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, say, capture=entry)
     except SystemExit as e:
-        if len(captured) == 1 and isinstance(e.code, int) and not _stats_incomplete():
-            slot.store(captured[0], e.code)
+        if entry.written == 1 and isinstance(e.code, int) and not _stats_incomplete():
+            entry.commit(e.code)
         raise
+    finally:
+        entry.abandon()  # not committed: an exception, or no exit code
 
 
 def fix_run(mode, cfg, paths, metadata, sources, since, conv, fmt, output_file, quiet, exit_zero, from_stdin,
@@ -120,18 +122,14 @@ def emit(report, cfg, conv: dict, fmt: str, output_file, quiet: bool, exit_zero:
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
 
 
-def write_report(write, output_file: str | None, capture: list | None = None) -> None:
+def write_report(write, output_file: str | None, capture=None) -> None:
     """`write(stream)` to FILE or stdout; a file or disk that refuses it is one line naming it.
-    With `capture`, the text is rendered first and also appended to it (for the run cache)."""
+    With `capture` (the run cache's `EntryWriter`), everything written also goes to it."""
     name = output_file or "standard output"
     if capture is not None:
-        import io
-
-        buf = io.StringIO()
-        write(buf)
-        text = buf.getvalue()
-        capture.append(text)
-        write = lambda out: out.write(text)  # noqa: E731
+        capture.written += 1
+        inner = write
+        write = lambda out: inner(_Tee(out, capture))  # noqa: E731
     try:
         if output_file:
             with open(output_file, "w", encoding="utf-8", newline="") as out:
@@ -143,3 +141,25 @@ def write_report(write, output_file: str | None, capture: list | None = None) ->
         raise
     except OSError as e:
         raise InputError(f"{name}: cannot write the report: {e.strerror or e}") from None
+
+
+class _Tee:
+    """A text stream that writes to `out` and to the run cache's entry. Seen by the reporters as a
+    StringIO was (not a terminal, no file descriptor): the output is the same bytes either way."""
+
+    def __init__(self, out, entry) -> None:
+        self._out, self._entry = out, entry
+
+    def write(self, text: str) -> int:
+        n = self._out.write(text)
+        self._entry.write(text)
+        return n
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def writable(self) -> bool:
+        return True

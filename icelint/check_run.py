@@ -4,6 +4,7 @@ output (icelint.check_output does)."""
 
 from __future__ import annotations
 
+import gc
 from typing import Sequence
 
 from icelint.source import InputError
@@ -17,10 +18,12 @@ def state_sources(metadata: Sequence[str], sources, cfg=None):
     return resolve(metadata, sources, (cfg or load_config()).state() or None)
 
 
-def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
+def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pack: bool = False):
     """The work of `icelint check`, from its inputs (the effective configuration, the paths, the
     state sources, the issue-14 options in `conv`) to the `Report` every output is rendered from.
-    Nothing here writes output: the seam where a cache of reports can sit."""
+    Nothing here writes output: the seam where a cache of reports can sit. With `pack`, a long
+    file's text is kept compressed once parsed (`packed_text`; not when fixes are applied: they
+    rewrite the texts)."""
     from icelint import stdin as stdin_input
 
     from_stdin = stdin_input.wanted(paths, conv.get("stdin_filename"))
@@ -62,6 +65,9 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
         maps[src.path] = m
         return m.substituted
 
+    def packing(src) -> bool:  # placeholders: the substituted text is mapped back to the file's own
+        return pack and src.path not in maps
+
     if not plan.pending and since is None:
         raise InputError(f"{' '.join(paths) or cfg.migrations}: no .sql files found")
     opts = state_sources(metadata, sources, cfg)
@@ -71,7 +77,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
         # the state already holds the context files (applied): only the pending ones are read and replayed
         from icelint.sources import load_states
 
-        pending = parsed = parse_plan(plan, pending_only=True, read=read)
+        pending = parsed = parse_plan(plan, pending_only=True, read=read, pack=packing)
         states = load_states(opts)
         resolved = states.resolve(pending.referenced_tables, pending.created_tables)
         initial = {k: v.metadata for k, v in resolved.items()}
@@ -81,12 +87,21 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str):
         stats = provider_for(states, resolved, opts.stats_budget)
     else:
         # no state: the whole history is replayed from its CREATE TABLEs, findings kept for pending files
-        parsed = parse_plan(plan, read=read)
+        parsed = parse_plan(plan, read=read, pack=packing)
         parsed.deployments = deployments(plan)  # applied files and folder boundaries: tables hold data after them
         pending = pending_part(parsed, plan)
         initial = None
 
     def lint_steps(steps) -> list:
+        found = replay_and_lint(steps)
+        if not gc.isenabled():
+            # The replay's schema versions are cycles (each links its predecessor and successor,
+            # model/table.py `carry_indexes`): with the collector off (`cli.entry`) they would stay
+            # until exit. Freed here, their memory serves the other groups' findings and the report.
+            gc.collect()
+        return found
+
+    def replay_and_lint(steps) -> list:
         steps = list(steps)
         # replayed and linted statement by statement: the states of a long run are not all held at once
         replayer = Replay(initial, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments)

@@ -98,14 +98,26 @@ def _whole_statement(text: str, start: int, end: int) -> tuple[int, int]:
     is a statement when a `;` (or the end of the text) follows it and, before it, only blanks and
     comment lines separate it from the previous `;` (or the start): a deletion inside a statement
     (` NOT NULL`) is left as it is."""
-    t = _TERMINATOR.match(text, end)
+    t = _match_end(_TERMINATOR, text, end)
     if t is None or not _statement_starts_at(text, start):
         return start, end
     line_start = text.rfind("\n", 0, start) + 1
-    m = _AFTER.match(text, end)
-    if m and not text[line_start:start].strip():
-        return line_start, m.end()
-    return start, t.end()
+    m = _match_end(_AFTER, text, end)
+    if m is not None and not text[line_start:start].strip():
+        return line_start, m
+    return start, t
+
+
+def _match_end(pattern: re.Pattern, text: str, pos: int) -> int | None:
+    """Where `pattern.match(text, pos)` ends (None: no match). The patterns here never read past the
+    line at `pos`, so a long file's packed text (`packed_text.PackedText`, which `re` cannot read)
+    is matched on that line alone, `\\Z` included: the line's end is the text's only when it has no `\\n`."""
+    if isinstance(text, str):
+        m = pattern.match(text, pos)
+        return None if m is None else m.end()
+    nl = text.find("\n", pos)
+    m = pattern.match(text[pos : nl + 1 if nl >= 0 else len(text)])
+    return None if m is None else pos + m.end()
 
 
 def _lines_before(text: str, end: int):

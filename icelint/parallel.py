@@ -135,13 +135,15 @@ def _spawn(part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) 
     if pid == 0:  # the worker: compute, send, and leave without running any of the parent's cleanup
         os.close(read_fd)
         try:
-            found = work(part)
-            payload = pickle.dumps(("ok", found, _stats_incomplete()), protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException:  # noqa: BLE001 - the parent redoes the group and reports the error itself
-            payload = pickle.dumps(("failed", None, False))
-        try:
+            try:
+                result = ("ok", work(part), _stats_incomplete())
+            except BaseException:  # noqa: BLE001 - the parent redoes the group and reports the error itself
+                result = ("failed", None, False)
+            # pickled straight into the pipe, not into one bytes object first (a copy of every finding
+            # at the worker's peak); one that fails halfway leaves a stream the parent cannot load,
+            # and the parent then redoes the group, as for a worker that died
             with os.fdopen(write_fd, "wb") as out:
-                out.write(payload)
+                pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
         finally:
             os._exit(0)
     os.close(write_fd)
@@ -152,12 +154,11 @@ def _collect(pid: int, fd: int, part: list[ch.Step], work: Callable[[list[ch.Ste
     import pickle
 
     with os.fdopen(fd, "rb") as inp:
-        payload = inp.read()
+        try:
+            status, findings, incomplete = pickle.load(inp)  # as it arrives: no copy of the whole stream
+        except Exception:  # noqa: BLE001 - a worker that died mid-write: redo its group
+            status, findings, incomplete = "failed", None, False
     os.waitpid(pid, 0)
-    try:
-        status, findings, incomplete = pickle.loads(payload)
-    except Exception:  # noqa: BLE001 - a worker that died mid-write: redo its group
-        status, findings, incomplete = "failed", None, False
     if status != "ok":
         return list(work(part))
     if incomplete:  # a worker's data counts were unknown: the parent's report must not be cached either

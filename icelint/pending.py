@@ -203,9 +203,10 @@ def show_progress(stream=None) -> bool:
         return False
 
 
-def parse_plan(plan: Plan, pending_only: bool = False, read=None):
+def parse_plan(plan: Plan, pending_only: bool = False, read=None, pack=None):
     """Read and parse the files of the plan (with a progress bar on a terminal for long runs);
-    `read` turns a path into a `SourceFile` (default: `SourceFile.read`)."""
+    `read` turns a path into a `SourceFile` (default: `SourceFile.read`); `pack` as
+    `pipeline.parse_sources` takes it."""
     from icelint.pipeline import parse_sources
     from icelint.source import SourceFile
 
@@ -224,8 +225,8 @@ def parse_plan(plan: Plan, pending_only: bool = False, read=None):
             transient=True,
         ) as bar:
             task = bar.add_task("parse", total=len(sources))
-            return parse_sources(sources, on_file=lambda: bar.advance(task), trees=False)
-    return parse_sources(sources, trees=False)  # what follows reads only the steps and the statements' spans
+            return parse_sources(sources, on_file=lambda: bar.advance(task), trees=False, pack=pack)
+    return parse_sources(sources, trees=False, pack=pack)  # what follows reads only the steps and the statements' spans
 
 
 def pending_part(parsed, plan: Plan):

@@ -11,7 +11,7 @@ from icelint.lower import lower_files
 from icelint.model.table import TableMetadata
 from icelint.replay.deploy import Deployments
 from icelint.replay.engine import Replay, ReplayResult, table_key
-from icelint.source import SourceFile
+from icelint.source import LineIndex, SourceFile
 from icelint.syntax.ast import ParsedFile, PlacedSpans
 from icelint.syntax.parser import parse_file
 
@@ -52,21 +52,40 @@ class Run:
     result: ReplayResult
 
 
-def parse_sources(sources: Iterable[SourceFile], on_file: Callable[[], None] | None = None, trees: bool = True) -> Parsed:
+def parse_sources(
+    sources: Iterable[SourceFile],
+    on_file: Callable[[], None] | None = None,
+    trees: bool = True,
+    pack: Callable[[SourceFile], bool] | None = None,
+) -> Parsed:
     """Parse and lower files; `on_file` is called after each file (a progress bar's tick).
 
     `trees=False` keeps of each statement only its span (`ast.PlacedSpans`) once it is lowered: what the
-    commands read after lowering, at a fraction of the memory of the syntax trees."""
+    commands read after lowering, at a fraction of the memory of the syntax trees. A file for which
+    `pack(source)` is true keeps its text compressed once it is parsed, when it is long
+    (`packed_text.pack`): its `SourceFile`, the spans' line index and its DML read the packed text."""
     sources = list(sources)
     files = []
-    for s in sources:
+    for i, s in enumerate(sources):
         files.append(parse_file(s))
+        if pack is not None and pack(s):
+            sources[i] = _packed(s)
         if on_file is not None:
             on_file()
     steps = lower_files(files, {s.path: s.text for s in sources})
     if not trees:
         files = [f._replace(statements=PlacedSpans([st.span for st in f.statements])) for f in files]
     return Parsed(sources, files, steps)
+
+
+def _packed(source: SourceFile) -> SourceFile:
+    from icelint.packed_text import pack
+
+    packed = pack(source.text)
+    if packed is source.text:
+        return source
+    LineIndex.repack(source.path, source.text, packed)  # the index the parser gave the spans reads it too
+    return SourceFile(source.path, packed)  # type: ignore[arg-type]
 
 
 def replay(

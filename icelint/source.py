@@ -194,6 +194,14 @@ class LineIndex:
             got = _shared[path] = cls(path, text)
         return got
 
+    @staticmethod
+    def repack(path: str, text: str, packed) -> None:
+        """The shared index of `text` (if any) reads `packed` instead (`packed_text.PackedText`, the
+        same characters kept compressed): the spans the parser made keep no copy of the text."""
+        got = _shared.get(path)
+        if got is not None and got.text is text:
+            got.text = packed
+
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self._starts, offset) - 1
         return line + 1, offset - self._starts[line] + 1

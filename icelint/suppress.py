@@ -110,7 +110,7 @@ class _FileIndex:
     @cached_property
     def lines(self) -> LineIndex | None:
         """The file's line index, built when a comment after a statement asks (most files: never)."""
-        return LineIndex(self._path, self.text) if self._has_source else None
+        return LineIndex.shared(self._path, self.text) if self._has_source else None
 
     def _terminator_line(self, sp: Span) -> int:
         """The line of the `;` that ends the statement (its last line when there is none)."""

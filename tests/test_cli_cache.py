@@ -165,3 +165,42 @@ def test_concurrent_runs_do_not_corrupt_the_cache(tmp_path: Path) -> None:
             assert (p.returncode, out.decode("utf-8")) == plain
     assert not list((root / ".icelint_cache").glob(".tmp-*"))
     assert icelint(root, "--format", "json")[:2] == plain
+
+
+def test_a_long_report_is_cached_as_it_is_written(tmp_path: Path) -> None:
+    # the entry is written as the report is rendered (cache.EntryWriter, in chunks of 64 K characters):
+    # a report of several chunks, non-ASCII names included, comes back byte for byte
+    root = project(tmp_path)
+    wide = ", ".join(f"`côté_{i}` string" for i in range(400))
+    (root / "migrations" / "V4__wide.sql").write_text(
+        f"CREATE TABLE db.wide (id bigint, {wide}) USING iceberg;\n"
+        + "".join(f"ALTER TABLE db.wide ALTER COLUMN `côté_{i}` FIRST;\n" for i in range(0, 400, 2)),
+        encoding="utf-8",
+    )
+    for fmt in ("text", "json"):
+        code, out = same_as_uncached(root, "--format", fmt)
+        assert code == 1 and len(out) > 2 * 65536 and "côté_" in out
+    entries = list((root / ".icelint_cache").glob("*.json"))
+    assert len(entries) == 2 and not list((root / ".icelint_cache").glob(".tmp-*"))
+    outputs = {json.loads(e.read_text(encoding="utf-8"))["output"] for e in entries}
+    assert outputs == {icelint(root, "--format", f, "--no-cache")[1] for f in ("text", "json")}
+
+
+def test_an_entry_not_committed_leaves_nothing(tmp_path: Path) -> None:
+    from icelint import cache
+
+    slot = cache.Slot(tmp_path / "c", "k" * 64)
+    w = slot.writer()
+    w.write("half a report")
+    w.abandon()
+    assert slot.load() is None and [p.name for p in (tmp_path / "c").iterdir()] == [".gitignore"]
+    w = slot.writer()
+    w.write("a report\n")
+    w.commit(1)
+    w.abandon()  # after a commit: nothing to undo
+    assert slot.load() == ("a report\n", 1)
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    unwritable = cache.Slot(tmp_path / "file" / "c", "k" * 64).writer()  # a file where the folder should be
+    unwritable.write("x")
+    unwritable.commit(0)  # skipped silently, as a cache that cannot be written always is
+    assert not (tmp_path / "file" / "c").exists()

@@ -93,7 +93,7 @@ def test_jobs_follow_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert parallel.jobs() >= 1
 
 
-WORKER_FAILS = """
+WORKER = """
 import os
 from icelint import parallel
 from icelint.pipeline import parse_sources
@@ -106,7 +106,7 @@ calls = []
 
 def work(part):
     if os.getpid() != parent:
-        raise RuntimeError("worker broke")
+        {failure}
     calls.append(len(part))
     return []
 
@@ -116,12 +116,18 @@ print(len(calls))
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
-def test_a_failing_worker_is_redone_by_the_parent(tmp_path: Path) -> None:
+@pytest.mark.parametrize("failure", [
+    'raise RuntimeError("worker broke")',
+    # a result that cannot be pickled whole: the worker pickles straight into the pipe (no copy of
+    # its findings in memory), so half of it is there already; a stream cut short is not a result
+    "return [str(i) * 100 for i in range(5000)] + [lambda: None]",
+])
+def test_a_failing_worker_is_redone_by_the_parent(tmp_path: Path, failure: str) -> None:
     # in a fresh interpreter: never fork the test process, which may run other threads (Spark's)
     write(tmp_path, "m.sql", CREATES + MANY)
-    script = write(tmp_path, "worker_fails.py", WORKER_FAILS)
+    script = write(tmp_path, "worker_fails.py", WORKER.replace("{failure}", failure))
     r = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=clean_env(ICELINT_JOBS="2"),
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "2"  # its own group, then the failed worker's
 

@@ -4,15 +4,9 @@ output (icelint.check_output does)."""
 
 from __future__ import annotations
 
-import gc
 from typing import Sequence
 
 from icelint.source import InputError
-
-
-# A replay of this many statements or more is collected once linted (see `lint_steps`); a shorter one
-# leaves little, and a full collection costs ~20 ms, a tenth of a small check's whole run.
-COLLECT_AFTER = 2000
 
 
 def state_sources(metadata: Sequence[str], sources, cfg=None):
@@ -99,15 +93,6 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
 
     def lint_steps(steps) -> list:
         steps = list(steps)
-        found = replay_and_lint(steps)
-        if not gc.isenabled() and len(steps) >= COLLECT_AFTER:
-            # The replay's schema versions are cycles (each links its predecessor and successor,
-            # model/table.py `carry_indexes`): with the collector off (`cli.entry`) they would stay
-            # until exit. Freed here, their memory serves the other groups' findings and the report.
-            gc.collect()
-        return found
-
-    def replay_and_lint(steps: list) -> list:
         # replayed and linted statement by statement: the states of a long run are not all held at once
         replayer = Replay(initial, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments)
         findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats)

@@ -199,32 +199,3 @@ def test_the_schema_index_files_a_lone_version_as_itself_under_an_int():
     replayed = [k for k in index if isinstance(k, int)]
     assert len(replayed) >= 30 and all(type(index[k]) is Schema for k in replayed)  # no list of one per version
 
-
-COUNT_SCHEMAS_AFTER_CHECK = """
-import gc, sys
-gc.disable()  # as `icelint check` runs (cli.entry)
-from icelint.cli import main
-from icelint.model.table import Schema
-try:
-    main(["check", "--no-cache", "m.sql"])
-except SystemExit:
-    pass
-print(sum(isinstance(o, Schema) for o in gc.get_objects()))
-"""
-
-
-@pytest.mark.parametrize("statements, left", [(2100, 0), (300, None)])  # left: 0 = only a few
-def test_a_long_replays_schema_versions_are_freed_once_linted(tmp_path, statements, left):
-    # each version links its predecessor and successor (a cycle): with the collector off they stayed
-    # until exit; a run of COLLECT_AFTER statements or more collects them once linted, a short one
-    # does not pay the collection (~20 ms) and keeps them
-    from icelint.check_run import COLLECT_AFTER
-    from tests.test_parallel import _bench_migration
-
-    assert (statements >= COLLECT_AFTER) == (left == 0)
-    (tmp_path / "m.sql").write_text(_bench_migration(statements), encoding="utf-8")
-    r = subprocess.run([sys.executable, "-c", COUNT_SCHEMAS_AFTER_CHECK], cwd=tmp_path, capture_output=True, text=True,
-                       env={**__import__("os").environ, "ICELINT_JOBS": "1"}, timeout=300)
-    assert r.returncode == 0, r.stderr
-    kept = int(r.stdout.split()[-1])
-    assert kept < 10 if left == 0 else kept > 100, kept  # a few held by the lookup caches

@@ -25,6 +25,8 @@ def pack(text: str) -> str | PackedText:
 
 
 class PackedText:
+    """The characters of a `str`, compressed in blocks; reads as the string for what the module says."""
+
     __slots__ = ("_blocks", "_len", "_recent")
 
     def __init__(self, text: str) -> None:

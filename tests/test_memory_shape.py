@@ -198,4 +198,3 @@ def test_the_schema_index_files_a_lone_version_as_itself_under_an_int():
     index = meta.schema_index
     replayed = [k for k in index if isinstance(k, int)]
     assert len(replayed) >= 30 and all(type(index[k]) is Schema for k in replayed)  # no list of one per version
-

@@ -138,12 +138,6 @@ class Slot:
             pass
         return None
 
-    def store(self, output: str, code: int) -> None:
-        """Write the entry atomically; a cache that cannot be written is silently skipped."""
-        writer = self.writer()
-        writer.write(output)
-        writer.commit(code)
-
     def writer(self) -> EntryWriter:
         """A stream the run's output is written to as it is rendered (`commit(code)` makes it the
         entry): the output is never held whole a second time, nor escaped and encoded as one

@@ -82,7 +82,7 @@ class PackedText:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, PackedText):
-            return other is self or (other._len == self._len and other._blocks == self._blocks) or str(other) == str(self)
+            return other is self or (other._len == self._len and (other._blocks == self._blocks or str(other) == str(self)))
         if isinstance(other, str):
             return len(other) == self._len and str(self) == other
         return NotImplemented

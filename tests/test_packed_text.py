@@ -35,6 +35,7 @@ def test_a_packed_text_reads_as_its_string() -> None:
         text = "".join(rnd.choice(ALPHABET) for _ in range(rnd.randrange(0, 50)))
         p = PackedText(text)
         assert len(p) == len(text) and str(p) == text and p == text and p == PackedText(text)
+        assert p != PackedText(text + "x") and p != text + "x"
         for _ in range(12):
             sub = "".join(rnd.choice(ALPHABET) for _ in range(rnd.randrange(0, 4)))
             a, b = _args(rnd, len(text))

@@ -1,0 +1,94 @@
+"""A finding with long texts keeps them compressed (`findings._pack`) and reads as one that does not."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from dataclasses import fields, replace
+
+import pytest
+
+from icelint import findings as fmod
+from icelint.findings import PACK_MIN, Finding, Severity
+
+WORDS = ["`events`", "column", "→", "…", "shift", "position", "\udc80", "é", "名前", "INSERT INTO db.t VALUES (1)", " ", "\n", "\0"]
+
+
+def _text(rng: random.Random, n: int) -> str:
+    out: list[str] = []
+    while sum(map(len, out)) < n:
+        out.append(rng.choice(WORDS))
+    return "".join(out)
+
+
+def _finding(rng: random.Random, message: str, help: str | None) -> Finding:
+    return Finding(
+        rule=rng.choice(["ICE017", "ICE011", "ICE999"]), name="n", severity=rng.choice(list(Severity)),
+        path=rng.choice(["V1__a.sql", "V2__b.sql"]), line=rng.randrange(1, 3), column=rng.randrange(1, 3),
+        end_line=3, end_column=4, message=message, help=help, table="db.t", field_id=rng.randrange(5),
+    )  # fmt: skip
+
+
+def _plain(f: Finding) -> Finding:
+    """The same finding made by the dataclass's own `__init__` (nothing packed)."""
+    out = Finding.__new__(Finding)
+    Finding._plain_init(out, **{k.name: getattr(f, k.name) for k in fields(Finding)})
+    return out
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_packed_texts_read_as_given(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(50):
+        message = _text(rng, rng.choice([1, 100, PACK_MIN, 3000]))
+        help = rng.choice([None, "", _text(rng, rng.choice([1, 200, 2000]))])
+        f = _finding(rng, message, help)
+        packed = len(message) + len(help or "") >= PACK_MIN
+        assert ("_texts" in vars(f)) is packed and ("message" in vars(f)) is not packed
+        assert f.message == message and f.help == help
+        plain = _plain(f)
+        assert "_texts" not in vars(plain)
+        assert f == plain and hash(f) == hash(plain) and repr(f) == repr(plain) and f.sort_key == plain.sort_key
+        for again in (pickle.loads(pickle.dumps(f)), copy.copy(f), copy.deepcopy(f)):
+            assert again == f and again.message == message and again.help == help
+        other = replace(f, help="x")
+        assert other.help == "x" and other.message == message and other != f
+        with pytest.raises(AttributeError):
+            f.no_such_thing  # noqa: B018
+
+
+def test_packing_saves_what_it_is_for() -> None:
+    """A rule's findings repeat its sentences: after the first, each packs to a small part of its text."""
+    rng = random.Random(7)
+    shared = "leave the position out: add columns at the end and keep the physical order " * 4
+    found = [_finding(rng, f"`c{i}` moves: " + " → ".join(f"col_{j}" for j in range(i, i + 60)), shared) for i in range(50)]
+    later = [f for f in found[1:] if f.rule == found[0].rule] or found[1:]
+    for f in later:
+        z, _, _ = vars(f)["_texts"]
+        assert len(z) * 4 < len(f.message) + len(f.help)
+
+
+def test_sort_matches_plain_sort_ties_included() -> None:
+    """Ties on place and rule are ordered by message, packed or not, as before packing."""
+    rng = random.Random(3)
+    made = []
+    for _ in range(300):
+        message = rng.choice(["a", "b", ""]) + _text(rng, rng.choice([2, PACK_MIN + 10]))
+        made.append(_finding(rng, message, rng.choice([None, "h"])))
+    plain = [_plain(f) for f in made]
+    assert [f.message for f in sorted(made, key=lambda f: f.sort_key)] == [
+        f.message for f in sorted(plain, key=lambda f: f.sort_key)
+    ]
+    assert sorted(set(made), key=lambda f: f.sort_key) == sorted(set(plain), key=lambda f: f.sort_key)
+
+
+def test_a_rule_dictionary_is_kept_once_per_pickle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers send their findings as one pickled list: the rule's dictionary travels once."""
+    monkeypatch.setattr(fmod, "_zdicts", {})
+    rng = random.Random(11)
+    base = "x" * 5000
+    found = [replace(_finding(rng, base + str(i), None), rule="ICE017") for i in range(100)]
+    one = len(pickle.dumps(found[:1]))
+    assert len(pickle.dumps(found)) < one + 99 * 400
+    assert [f.message for f in pickle.loads(pickle.dumps(found))] == [base + str(i) for i in range(100)]

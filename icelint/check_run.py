@@ -91,16 +91,18 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
         pending = pending_part(parsed, plan)
         initial = None
 
-    def lint_steps(steps) -> list:
-        steps = list(steps)
+    def lint_steps(steps, own: bool = False) -> list:
+        steps = steps if own else list(steps)
         # replayed and linted statement by statement: the states of a long run are not all held at once
         replayer = Replay(initial, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments)
-        findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats)
+        findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own)
         return only_pending(findings, Run(parsed.sources, parsed.files, steps, result), plan)
 
+    statements = pending.statement_count
     findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays
-    if findings is None:
-        findings = lint_steps(parsed.steps)
+    if findings is None:  # here: the checker takes the steps over (what it keeps of each once linted: `changes.linted`)
+        steps, parsed.steps, pending.steps = parsed.steps, [], []
+        findings = lint_steps(steps, own=True)
     findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
     from icelint.migration_history import check_plan  # the files' own history (ICE022-ICE024)
 
@@ -111,7 +113,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
     from icelint.fixing import adapt  # fixes as edits of the files as they are (CRLF, a deleted statement's `;`)
 
     found = adapt(outcome.findings, {s.path: s.text for s in originals}, maps)
-    report = Report(found, originals, pending.statement_count, suppressed=outcome.suppressed,
+    report = Report(found, originals, statements, suppressed=outcome.suppressed,
                     rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url)
     if conv.get("add_suppressions") is not None or fmt == "junit":
         report.statements_by_file = placeholders.statement_positions(pending.files, maps)

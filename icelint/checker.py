@@ -31,19 +31,35 @@ def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Fin
 
 
 def lint_replay(
-    replay: Replay, steps: Sequence[ch.Step], rules: Sequence[Rule], absent: dict | None = None, stats: object = None
+    replay: Replay,
+    steps: Sequence[ch.Step],
+    rules: Sequence[Rule],
+    absent: dict | None = None,
+    stats: object = None,
+    own_steps: bool = False,
 ) -> tuple[list[Finding], ReplayResult]:
     """Replay `steps` and lint each outcome as it comes (the same findings as `lint_run` on the
     replay's whole result): an outcome linted is replaced in `result.outcomes` by its slimmed form,
     unless a rule asked about the statements after it (`NeedsFuture`): that rule's check runs again
-    on it once the replay is over. `absent` and `stats` are set on the result as `ReplayResult` says."""
+    on it once the replay is over. `absent` and `stats` are set on the result as `ReplayResult` says.
+
+    `own_steps`: `steps` is a list that nothing else holds; each step linted is replaced in it, and
+    in its outcome, by `changes.linted(step)` (what later rules read of it), so that a long run does
+    not keep every column type and comment it parsed to the end."""
     result, outcomes = replay.stream(steps)
     result.absent, result.stats = absent or {}, stats
     linter = _Linter(result, rules)
     visit, kept, last = linter.visit, result.outcomes, {}
-    for i, outcome in enumerate(outcomes):
+    lean = ch.linted if own_steps else None
+    for i, outcome in enumerate(outcomes):  # one outcome per step, in order: outcome i is of steps[i]
         if visit(outcome):
-            kept[i] = outcome.slimmed(last)
+            o = outcome.slimmed(last)
+            if lean is not None:
+                step = lean(o.step)
+                if step is not o.step:
+                    o = o._replace(step=step)
+                    steps[i] = step  # type: ignore[index]
+            kept[i] = o
     linter.run_deferred()
     return linter.findings(), result
 

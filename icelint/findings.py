@@ -31,8 +31,8 @@ class Finding:
     """One problem found: the rule, where (1-based line and column, end exclusive), the message, the help and the fix.
 
     A finding whose message and help reach `PACK_MIN` characters keeps the two compressed in its
-    instance dict (`_pack`) and reads them out when asked: a long run's findings naming whole column
-    orders held 15 MB of text, 3.5 MB so kept (issue 15)."""
+    instance dict (`_pack`) and reads them out when asked (`_Text`): a long run's findings naming
+    whole column orders held 15 MB of text, ~3 MB so kept (issue 15)."""
 
     rule: str  # ICE001
     name: str  # drop-then-add
@@ -61,18 +61,11 @@ class Finding:
         d = self.__dict__
         key = d.get("_sort_key")
         if key is None:
-            texts = d.get("_texts")
-            message = self.message if texts is None else _MessageKey(texts)  # compared only on a tie
+            message = d["message"]
+            if message.__class__ is _Packed:
+                message = _MessageKey(message)  # unpacked only on a tie
             key = d["_sort_key"] = (*_path_key(self.path), self.line, self.column, self.rule, message)
         return key
-
-    def __getattr__(self, name: str):  # only for what the instance dict lacks: packed texts
-        if name == "message" or name == "help":
-            texts = self.__dict__.get("_texts")
-            if texts is not None:
-                message, help = _unpack(texts)
-                return message if name == "message" else help
-        raise AttributeError(f"'Finding' object has no attribute {name!r}")
 
     def __hash__(self) -> int:
         # Equal findings have equal positions and rules: hashing those few fields (not the message and
@@ -104,37 +97,62 @@ _WBITS, _ZDICT = -12, 2048  # raw deflate, a 4 KB window: the dictionary's last 
 _zdicts: dict[str, bytes] = {}  # rule → the texts of its first packed finding: the others' preset dictionary
 
 
+class _Packed(tuple):
+    """A finding's message and help, compressed: (the two UTF-8 encoded and compressed with the
+    rule's preset dictionary, the dictionary, the message's length in characters or its complement
+    when there is no help)."""
+
+    __slots__ = ()
+
+    def texts(self) -> tuple[str, str | None]:
+        z, zdict, n = self
+        text = zlib.decompressobj(_WBITS, zdict=zdict).decompress(z).decode("utf-8", "surrogatepass")
+        return (text[:n], text[n:]) if n >= 0 else (text, None)
+
+    def __reduce__(self):
+        return (_Packed, (tuple(self),))
+
+
 def _pack(d: dict) -> None:
-    """Replace `message` and `help` in a finding's instance dict by `_texts`: (the two, UTF-8
-    encoded and compressed with the rule's preset dictionary, the dictionary, the message's length in
-    characters, or its complement when there is no help). A rule's findings repeat its sentences, so
-    the first one's texts make the others a few hundred bytes; the dictionary is shared (one copy
-    per pickled list of findings, as workers send them)."""
-    message, help = d.pop("message"), d.pop("help")
+    """Keep `message` and `help` in a finding's instance dict as one `_Packed` (under both keys: the
+    dict keeps the keys every finding has, so it still shares them with the others'). A rule's
+    findings repeat its sentences: the first one's texts make the others a few hundred bytes; the
+    dictionary is shared (one copy per pickled list of findings, as workers send them)."""
+    message, help = d["message"], d["help"]
     data = (message if help is None else message + help).encode("utf-8", "surrogatepass")
     zdict = _zdicts.get(d["rule"])
     if zdict is None:
         zdict = _zdicts[d["rule"]] = data[-_ZDICT:]
     c = zlib.compressobj(1, zlib.DEFLATED, _WBITS, 2, zdict=zdict)  # a small window and state: ~4x quicker to set up
-    d["_texts"] = (c.compress(data) + c.flush(), zdict, len(message) if help is not None else ~len(message))
+    d["message"] = d["help"] = _Packed((c.compress(data) + c.flush(), zdict, len(message) if help is not None else ~len(message)))
 
 
-def _unpack(texts: tuple) -> tuple[str, str | None]:
-    z, zdict, n = texts
-    text = zlib.decompressobj(_WBITS, zdict=zdict).decompress(z).decode("utf-8", "surrogatepass")
-    return (text[:n], text[n:]) if n >= 0 else (text, None)
+class _Text:
+    """`Finding.message` / `Finding.help`: the instance dict's value, read out of a `_Packed`."""
+
+    def __init__(self, name: str, part: int) -> None:
+        self.name, self.part = name, part
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return None if self.part else self  # the class's `help` default, as the dataclass set it
+        v = obj.__dict__[self.name]
+        return v.texts()[self.part] if v.__class__ is _Packed else v
+
+    def __set__(self, obj, value) -> None:  # the dataclass's own `__init__` (frozen: `object.__setattr__`)
+        obj.__dict__[self.name] = value
 
 
 class _MessageKey:
     """A packed finding's message in its sort key: unpacked only when the rest of the key ties."""
 
-    __slots__ = ("texts",)
+    __slots__ = ("packed",)
 
-    def __init__(self, texts: tuple) -> None:
-        self.texts = texts
+    def __init__(self, packed: _Packed) -> None:
+        self.packed = packed
 
     def __reduce__(self):
-        return (_MessageKey, (self.texts,))
+        return (_MessageKey, (self.packed,))
 
     def __hash__(self) -> int:
         return hash(_text(self))
@@ -159,7 +177,7 @@ class _MessageKey:
 
 
 def _text(x):
-    return _unpack(x.texts)[0] if x.__class__ is _MessageKey else x
+    return x.packed.texts()[0] if x.__class__ is _MessageKey else x
 
 
 def _direct_init(cls, then: str = ""):
@@ -191,7 +209,7 @@ def _direct_init(cls, then: str = ""):
 
 
 _direct_init(Finding, "    if len(message) + (len(help) if help else 0) >= PACK_MIN:\n        _pack(d)\n")
-del Finding.help  # its default lives on in `__init__`: a finding without `help` in its dict has it packed
+Finding.message, Finding.help = _Text("message", 0), _Text("help", 1)  # set once the dataclass is made: its defaults stay
 
 
 @lru_cache(maxsize=None)

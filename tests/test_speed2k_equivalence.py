@@ -103,8 +103,7 @@ def _adapt_plain(findings: list[Finding], texts: dict[str, str]) -> list[Finding
 
 def _fields_of(f: Finding) -> dict:
     """A finding's instance dict as the dataclass's own `__init__` fills it (long texts unpacked)."""
-    d = {k: v for k, v in vars(f).items() if k not in ("_sort_key", "_texts")}
-    return {k.name: d[k.name] if k.name in d else getattr(f, k.name) for k in fields(Finding)}
+    return {k.name: getattr(f, k.name) for k in fields(Finding)}
 
 
 @pytest.mark.parametrize("files", RUNS, ids=run_id)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from icelint import changes as ch
 from icelint.checker import lint_replay, lint_run
 from icelint.pipeline import parse_sources, replay
 from icelint.replay.engine import PastState, Replay
@@ -25,6 +26,12 @@ def _both(files: list[tuple[str, str]], deployed: bool = False):
         parsed.deployments = deployments([Path(p) for p, _ in files])
     whole = lint_run(replay(parsed), ALL_RULES)
     streamed, result = lint_replay(Replay(deployments=parsed.deployments), parsed.steps, ALL_RULES)
+    # as `icelint check` runs it in one process: the steps handed over, each linted one kept lean
+    own = list(parsed.steps)
+    lean, lean_result = lint_replay(Replay(deployments=parsed.deployments), own, ALL_RULES, own_steps=True)
+    assert lean == streamed
+    for step, kept, o in zip(parsed.steps, own, lean_result.outcomes, strict=True):
+        assert kept is o.step and kept in (step, ch.linted(step))  # the step itself: a check asked again at the end
     return whole, streamed, result
 
 
@@ -182,3 +189,44 @@ def test_the_streamed_replay_keeps_links_only_between_its_newest_versions() -> N
     # the whole replay (no streaming) keeps every link: the rules it serves ask any version
     whole = replay(parsed).result.tables["db.t"].schemas
     assert sum("_undo" in s.__dict__ for s in whole) > UNDO_KEPT + 30
+
+
+def test_a_linted_step_keeps_what_later_rules_read() -> None:
+    """`changes.linted`: an ADD COLUMN's type, comment and default, a type change's type and a comment
+    change's comment go; the table, spans, index, paths, positions and every other change stay."""
+    sql = (
+        "CREATE TABLE db.t (id bigint, s struct<a: int>) USING iceberg;\n"
+        "ALTER TABLE db.t ADD COLUMN c decimal(10,2) COMMENT 'cents' AFTER id;\n"
+        "ALTER TABLE db.t ALTER COLUMN c TYPE decimal(12,2);\n"
+        "ALTER TABLE db.t ALTER COLUMN c COMMENT 'euro cents';\n"
+        "ALTER TABLE db.t ADD COLUMNS (s.b string FIRST, d int);\n"
+        "ALTER TABLE db.t RENAME COLUMN d TO e;\n"
+        "INSERT INTO db.t VALUES (1, 2.5, named_struct('b', 'x', 'a', 1), 3);\n"
+        "SELECT 1;\n"
+    )
+    steps = parse_sources([SourceFile("V1__t.sql", sql)]).steps
+    lean = [ch.linted(s) for s in steps]
+    for before, after in zip(steps, lean):
+        assert after.__class__ is before.__class__ and after.index == before.index and after.span is before.span
+        assert ch.linted(after) is after  # once is enough
+        if not isinstance(before, ch.Commit):
+            assert after is before
+            continue
+        assert (after.table, after.table_span) == (before.table, before.table_span)
+        for b, a in zip(before.changes, after.changes, strict=True):
+            assert a.__class__ is b.__class__
+            if isinstance(b, ch.AddColumn):
+                assert a.column == b.column._replace(type=None, doc=None, default=None) and a.span is b.span
+            elif isinstance(b, ch.UpdateColumnType):
+                assert a == b._replace(type=None)
+            elif isinstance(b, ch.UpdateColumnDoc):
+                assert a == b._replace(doc=None)
+            else:
+                assert a is b
+    kinds = [type(c).__name__ for s in steps if isinstance(s, ch.Commit) for c in s.changes]
+    assert {"AddColumn", "UpdateColumnType", "UpdateColumnDoc", "RenameColumn", "WriteData", "CreateTable"} <= set(kinds)
+    assert lean[0] is steps[0] and lean[5] is steps[5] and lean[1] is not steps[1]
+    own = list(steps)
+    found, result = lint_replay(Replay(), own, ALL_RULES, own_steps=True)
+    assert own == lean and [o.step for o in result.outcomes] == lean
+    assert found == lint_replay(Replay(), steps, ALL_RULES)[0] and found

@@ -124,7 +124,8 @@ def _pack(d: dict) -> None:
     if zdict is None:
         zdict = _zdicts[d["rule"]] = data[-_ZDICT:]
     c = zlib.compressobj(1, zlib.DEFLATED, _WBITS, 2, zdict=zdict)  # a small window and state: ~4x quicker to set up
-    d["message"] = d["help"] = _Packed((c.compress(data) + c.flush(), zdict, len(message) if help is not None else ~len(message)))
+    n = len(message) if help is not None else ~len(message)
+    d["message"] = d["help"] = _Packed((c.compress(data) + c.flush(), zdict, n))
 
 
 class _Text:

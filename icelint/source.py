@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import bisect
 import os
-from array import array
 import stat
+from array import array
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path

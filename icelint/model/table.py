@@ -433,22 +433,13 @@ def forget_link(older: Schema, newer: Schema) -> None:
     """Drop what `carry_indexes` recorded between two consecutive versions (`older`'s `_undo`,
     `newer`'s `_pred`): lookups in `older` then build their own tables when asked. The streamed
     replay (`Replay.stream`) does this `UNDO_KEPT` versions behind the newest: its rules ask the
-    newest versions, and an undo entry per version is a few hundred bytes per statement.
-
-    `older` also lets go of the values the replay carried to it (`_CARRIED`): they are computed
-    from its fields again if ever asked (an older version is, when a later schema equals it)."""
+    newest versions, and an undo entry per version is a few hundred bytes per statement."""
     d = newer.__dict__
     if d.get("_pred") is older:
         del d["_pred"]
         undo = older.__dict__.get("_undo")
         if undo is not None and undo[0] is newer:
             del older.__dict__["_undo"]
-    od = older.__dict__
-    for name in _CARRIED:
-        od.pop(name, None)
-
-
-_CARRIED = ("field_count", "id_xor", "top_hash", "dotted_top", "nested_top", "_identity")
 
 
 UNDO_KEPT = _MOVE_STEPS  # versions behind the newest whose links the streamed replay keeps

@@ -228,3 +228,27 @@ def test_a_linted_step_keeps_what_later_rules_read() -> None:
     found, result = lint_replay(Replay(), own, ALL_RULES, own_steps=True)
     assert own == lean and [o.step for o in result.outcomes] == lean
     assert found == lint_replay(Replay(), steps, ALL_RULES)[0] and found
+
+
+def test_icelint_check_in_one_process_keeps_linted_steps_lean(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`icelint check` linting in its own process hands the steps to the checker (`own_steps`): every
+    step it linted is passed through `changes.linted`, and the report is the one without it."""
+    from click.testing import CliRunner
+
+    from icelint.cli import main
+
+    f = tmp_path / "V1__t.sql"
+    f.write_text(
+        "CREATE TABLE db.t (id bigint, p string) USING iceberg;\nINSERT INTO db.t VALUES (1, 'a');\n"
+        "ALTER TABLE db.t DROP COLUMN p;\nALTER TABLE db.t ADD COLUMN p binary COMMENT 'x';\n",
+        encoding="utf-8",
+    )
+    seen: list = []
+    real = ch.linted
+    monkeypatch.setattr(ch, "linted", lambda s: seen.append(s) or real(s))
+    monkeypatch.setenv("ICELINT_JOBS", "1")
+    lean = CliRunner().invoke(main, ["check", "--no-cache", "--format", "json", str(f)])
+    assert [s.index for s in seen] == [0, 1, 2, 3]
+    monkeypatch.setattr(ch, "linted", lambda s: s)
+    plain = CliRunner().invoke(main, ["check", "--no-cache", "--format", "json", str(f)])
+    assert lean.exit_code == plain.exit_code == 1 and lean.output == plain.output and "ICE001" in lean.output

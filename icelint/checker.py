@@ -53,13 +53,12 @@ def lint_replay(
     lean = ch.linted if own_steps else None
     for i, outcome in enumerate(outcomes):  # one outcome per step, in order: outcome i is of steps[i]
         if visit(outcome):
-            o = outcome.slimmed(last)
+            step = None
             if lean is not None:
-                step = lean(o.step)
-                if step is not o.step:
-                    o = o._replace(step=step)
+                step = lean(outcome.step)
+                if step is not outcome.step:
                     steps[i] = step  # type: ignore[index]
-            kept[i] = o
+            kept[i] = outcome.slimmed(last, step)
     linter.run_deferred()
     return linter.findings(), result
 

@@ -58,14 +58,17 @@ class Outcome(NamedTuple):
     def accepted(self) -> bool:
         return self.error is None and self.skipped is None
 
-    def slimmed(self, last: dict) -> Outcome:
+    def slimmed(self, last: dict, step: ch.Step | None = None) -> Outcome:
         """This outcome as rules looking back at it need it (`checker.lint_replay` keeps this once
         the outcome is linted): its states as `PastState`s and its diff only if it removed fields
-        (`rules/_outcome_index.py`). `last` (table → (state, its PastState)) shares one PastState
-        between this outcome's `after` and the next one's `before`."""
-        step, table, before, after, error, case_sensitive, skipped, diff = self
+        (`rules/_outcome_index.py`); `step`, if given, in place of its step (`changes.linted`).
+        `last` (table → (state, its PastState)) shares one PastState between this outcome's `after`
+        and the next one's `before`."""
+        own, table, before, after, error, case_sensitive, skipped, diff = self
+        if step is None:
+            step = own
         if before is None and after is None:
-            return self
+            return self if step is own else self._replace(step=step)
         if diff is not None and not diff.removed:
             diff = NO_CHANGE
         got = last.get(table)

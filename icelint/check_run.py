@@ -29,7 +29,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
     from icelint import suppress
     from icelint.findings import Severity
     from icelint.checker import lint_replay
-    from icelint.pending import deployments, make_plan, only_pending, parse_plan, pending_part
+    from icelint.pending import deployments, make_plan, moved_reports, only_pending, parse_plan, pending_part, with_moved
     from icelint.parallel import lint_partitioned
     from icelint.pipeline import Run
     from icelint.replay.engine import Replay
@@ -95,8 +95,14 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
         steps = steps if own else list(steps)
         # replayed and linted statement by statement: the states of a long run are not all held at once
         replayer = Replay(initial, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments)
-        findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own)
-        return only_pending(findings, Run(parsed.sources, parsed.files, steps, result), plan)
+        findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own, pack_findings=own)
+        if not own:
+            return only_pending(findings, Run(parsed.sources, parsed.files, steps, result), plan)
+        # one process: the findings, kept packed, are read back once the states and steps are let go
+        moved = moved_reports(findings, Run(parsed.sources, parsed.files, steps, result), plan)
+        del result, replayer
+        steps.clear()
+        return with_moved([f for f in findings.read() if f.path in plan.pending_names], moved)
 
     statements = pending.statement_count
     findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays

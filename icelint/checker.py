@@ -11,6 +11,7 @@ from typing import Sequence
 
 from icelint import changes as ch
 from icelint.findings import Finding
+from icelint.packed_findings import BATCH, MAX_PACKED, PackedFindings
 from icelint.pipeline import Run
 from icelint.replay.engine import Outcome, Replay, ReplayResult
 from icelint.rules._base import NeedsFuture, Rule, RuleContext, TableHistory, triggers_of, where
@@ -37,7 +38,8 @@ def lint_replay(
     absent: dict | None = None,
     stats: object = None,
     own_steps: bool = False,
-) -> tuple[list[Finding], ReplayResult]:
+    pack_findings: bool = False,
+) -> tuple[list[Finding] | PackedFindings, ReplayResult]:
     """Replay `steps` and lint each outcome as it comes (the same findings as `lint_run` on the
     replay's whole result): an outcome linted is replaced in `result.outcomes` by its slimmed form,
     unless a rule asked about the statements after it (`NeedsFuture`): that rule's check runs again
@@ -45,10 +47,15 @@ def lint_replay(
 
     `own_steps`: `steps` is a list that nothing else holds; each step linted is replaced in it, and
     in its outcome, by `changes.linted(step)` (what later rules read of it), so that a long run does
-    not keep every column type and comment it parsed to the end."""
+    not keep every column type and comment it parsed to the end.
+
+    `pack_findings`: the findings come back as `PackedFindings` (kept compressed as they are found),
+    for a caller that reads them once it has let go of the result."""
     result, outcomes = replay.stream(steps)
     result.absent, result.stats = absent or {}, stats
     linter = _Linter(result, rules)
+    if pack_findings:
+        linter.packed = PackedFindings()
     visit, kept, last = linter.visit, result.outcomes, {}
     lean = ch.linted if own_steps else None
     for i, outcome in enumerate(outcomes):  # one outcome per step, in order: outcome i is of steps[i]
@@ -60,6 +67,9 @@ def lint_replay(
                     steps[i] = step  # type: ignore[index]
             kept[i] = outcome.slimmed(last, step)
     linter.run_deferred()
+    if linter.packed is not None:
+        linter.packed.keep_loose(linter._findings)
+        return linter.packed, result
     return linter.findings(), result
 
 
@@ -80,6 +90,7 @@ class _Linter:
         self.chosen: dict[tuple, list] = {}  # trigger kinds → the `check` of each rule to call, in order
         self.always_checks = [r.check for r in self.always]
         self.deferred: list[tuple] = []  # (check, outcome, history as it was, table name): see `NeedsFuture`
+        self.packed: PackedFindings | None = None  # where every `BATCH` findings go, if packing
 
     def visit(self, outcome: Outcome) -> bool:
         """Lint one outcome (the next in the run); False when a rule asked to see it again at the end."""
@@ -124,6 +135,10 @@ class _Linter:
                 history.last_write = outcome.step.index
         if isinstance(outcome.step, ch.Commit) and outcome.after is None and outcome.before is not None:
             histories.pop(key, None)  # dropped or renamed away: a later CREATE starts a new history
+        packed = self.packed
+        if packed is not None and len(findings) >= BATCH and packed.count < MAX_PACKED:
+            packed.add(findings)
+            self._findings = []
         return whole
 
     def run_deferred(self) -> None:

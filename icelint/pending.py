@@ -248,15 +248,25 @@ def only_pending(findings, run, plan: Plan) -> list:
     reference; when that reference is in a context file, the report moves to the table's first
     reference in a pending file, so that its statements are never skipped silently.
     """
+    return with_moved([f for f in findings if f.path in plan.pending_names], moved_reports(findings, run, plan))
+
+
+def with_moved(pending: list, moved: list) -> list:
+    return sorted(set(pending + moved), key=lambda f: f.sort_key) if moved else pending
+
+
+def moved_reports(findings, run, plan: Plan) -> list:
+    """The ICE005 reports of `findings` made in a context file, moved to the table's first reference
+    in a pending file (see `only_pending`); `findings` is read once, in order."""
     from dataclasses import replace
 
     from icelint import changes as ch
 
     names = plan.pending_names
-    out = [f for f in findings if f.path in names]
-    moved = [f for f in findings if f.path not in names and f.rule == "ICE005"]
+    moved = sorted(set(f for f in findings if f.path not in names and f.rule == "ICE005"), key=lambda f: f.sort_key)
     if not moved:
-        return out
+        return []
+    out: list = []
     by_index = {o.step.index: o for o in run.result.outcomes}
     for f in moved:
         origin = by_index.get(f.statement_index)

@@ -240,11 +240,13 @@ def _same(chunk: tuple, items: list, start: int) -> bool:
     return 0 <= start and end <= len(items) and all(map(operator.is_, chunk, items[start:end]))
 
 
-def share(old: Sequence[Any], new: list) -> tuple | Rope:
+def share(old: Sequence[Any], new: list, locate: bool = True) -> tuple | Rope:
     """`tuple(new)`, as a Rope reusing the chunks of `old` that hold the same objects in `new`.
 
     Chunks are reused from both ends; the ones between, and a partly filled neighbour, are made
-    again (so that appending one field at a time keeps chunks full, not one per field).
+    again (so that appending one field at a time keeps chunks full, not one per field). The new
+    Rope takes `old`'s locator (see `patch`), unless `locate` is False (an older version made again
+    from a newer one, `versions.revive`: the newer keeps its own).
     """
     n = len(new)
     if n <= 2 * CHUNK:
@@ -279,7 +281,7 @@ def share(old: Sequence[Any], new: list) -> tuple | Rope:
     made = _chunked(new[pos:end])
     out._nodes = _spine((*front, *made, *reversed(back)), old._nodes)
     out._n = n
-    out._where = _register(_take_where(old), made)
+    out._where = _register(_take_where(old), made) if locate else None
     return out
 
 

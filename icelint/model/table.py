@@ -24,6 +24,7 @@ _NO_IDS: frozenset[int] = frozenset()
 # by (id(schema), name) → (schema, table); the entry holds the schema, so an id is never reused.
 _BUILT: OrderedDict[tuple[int, str], tuple[Any, Any]] = OrderedDict()
 _BUILT_MAX = 32
+_SOURCES_MAX = 8  # each holds the table's whole spec history (see `_of_specs`): a few tables' newest states
 _PARTITION_SOURCES: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()  # see `_of_specs`
 
 
@@ -141,6 +142,12 @@ class Schema:
     schema_id: int
     fields: tuple[NestedField, ...]
     identifier_field_ids: tuple[int, ...] = ()
+
+    def __getstate__(self) -> dict[str, Any]:  # pickled and copied with its own fields
+        d = self.__dict__
+        if d.get("_retired") is not None:
+            self.fields
+        return d
 
     @property
     def struct(self) -> StructType:
@@ -709,7 +716,7 @@ def _of_specs(specs: tuple, spec_id: int, build: Callable[[], T]) -> T:
         return hit[1]
     value = build()
     _PARTITION_SOURCES[key] = (specs, value)
-    if len(_PARTITION_SOURCES) > _BUILT_MAX:
+    if len(_PARTITION_SOURCES) > _SOURCES_MAX:
         _PARTITION_SOURCES.popitem(last=False)
     return value
 
@@ -748,6 +755,25 @@ def _schema_id(s: Schema) -> int:
 def field_type_at(schema: Schema, field_id: int) -> Type | None:
     f = schema.field_by_id(field_id)
     return f.type if f else None
+
+
+class _RetiredFields:
+    """`Schema.fields` for a version whose instance dict does not hold them: an older version the
+    streamed replay keeps as its difference from the next one (`versions.py`). A non-data
+    descriptor, set on the class once the dataclass is made: a version that holds its fields reads
+    them from its dict as before, at no cost."""
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        if obj is None:
+            return self
+        if obj.__dict__.get("_retired") is None:
+            raise AttributeError("fields")
+        from icelint.model.versions import revive
+
+        return revive(obj)
+
+
+Schema.fields = _RetiredFields()  # type: ignore[assignment,misc]
 
 
 class LazySchema(Schema):

@@ -127,11 +127,12 @@ class NestedField:
     doc: str | None = None
 
     def __hash__(self) -> int:  # cached: schemas are compared by hash on every commit
-        h = self.__dict__.get("_hash")
-        if h is None:
+        try:  # not `self.__dict__.get`: asking for `__dict__` makes the instance a dict object of its own (64 bytes)
+            return self._hash  # type: ignore[attr-defined,has-type]
+        except AttributeError:
             h = hash((self.id, self.name, self.type, self.required, self.doc))
             object.__setattr__(self, "_hash", h)
-        return h
+            return h
 
     def __str__(self) -> str:
         req = "required" if self.required else "optional"
@@ -151,11 +152,12 @@ class StructType(Type):
     fields: tuple[NestedField, ...]
 
     def __hash__(self) -> int:
-        h = self.__dict__.get("_hash")
-        if h is None:
+        try:  # see `NestedField.__hash__`
+            return self._hash  # type: ignore[attr-defined,has-type]
+        except AttributeError:
             h = hash(self.fields)
             object.__setattr__(self, "_hash", h)
-        return h
+            return h
 
     @property
     def is_primitive(self) -> bool:

@@ -31,6 +31,7 @@ def commit_schema(
     d = schema_diff(current, new_schema, changes_at)
     added, removed, replaced = d.added, d.removed, d.replaced_top
     carried = new_schema.__dict__  # the derived values of `current`, moved on by the diff (as computed from scratch)
+    carried["_retired"] = None  # set when the version is kept as its difference from the next (`model/versions.py`)
     carried["field_count"] = current.field_count + len(added) - len(removed)
     id_xor = current.id_xor
     for _, f in added:

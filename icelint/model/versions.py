@@ -1,0 +1,135 @@
+"""Older schema versions of a long replay, kept as their difference from the next version.
+
+Iceberg keeps every schema version, and so does the replay: one per schema change. Each one holds
+its own top-level field list (`chain.Rope`: the chunk and spine node its change made), the values
+the replay carried to it and the lookup tables it built, ~1.4 KB a statement on a long file. Rules
+read the newest versions; older ones are read rarely (the schemas of a metadata file written out,
+a rule looking far back). So the streamed replay (`Replay.stream`) *retires* a version once it is
+`UNDO_KEPT` versions behind the newest: its instance dict then holds its schema id, its identifier
+field ids and `_retired` = (the next version, start, n, *fields), such that its fields are the
+next version's with the `n` from `start` replaced by `fields` (one field for most changes), or, for
+a column moved, where it was (`splice`).
+
+Reading a retired version's `fields` (`Schema.fields` finds none in its dict) revives it: the
+versions after it are followed to the first one that is not retired and their differences undone
+on one list; it, and every `CHECKPOINT`th version on the way, keep their fields from then on (see
+`revive`). Every other attribute is derived from the fields and computed again when asked. `tests/test_versions.py`
+compares each version with the version as it was before it was retired.
+"""
+
+from __future__ import annotations
+
+from itertools import chain as _chain
+from itertools import compress, count
+import operator
+from operator import is_not
+from typing import Any, Sequence
+
+from icelint.model.chain import CHUNK, Rope, share
+
+MAX_SPLICE = 2 * CHUNK  # a version whose difference holds more fields than this (a far reorder) is kept whole
+
+
+def retire(older: Any, newer: Any) -> bool:
+    """Keep `older` (a `Schema`) as its difference from `newer`, the version made after it; False
+    (and `older` unchanged) when it cannot be: not a plain replayed version, already retired,
+    `newer` retired (a link only ever points at a version that holds its fields, so that links
+    make no cycle), or too different from it."""
+    from icelint.model.table import Schema
+
+    d = older.__dict__
+    if older is newer or older.__class__ is not Schema or newer.__class__ is not Schema or d.get("_retired") is not None:
+        return False
+    mine, theirs = d.get("fields"), newer.__dict__.get("fields")
+    if mine is None or theirs is None:
+        return False
+    spliced = splice(mine, theirs)
+    if spliced is None:
+        return False
+    for k in [k for k in d if k not in _KEPT]:
+        del d[k]  # deleted, not cleared: the dict keeps sharing its keys with the other versions'
+    d["_retired"] = (newer, *spliced)  # the key is there already (`replay/schemas.py`)
+    return True
+
+
+_KEPT = frozenset({"schema_id", "identifier_field_ids", "_retired"})
+
+
+def is_retired(schema: Any) -> bool:
+    return schema.__dict__.get("_retired") is not None
+
+
+CHECKPOINT = 32  # a revival also gives their fields back to every 32nd version on its way
+
+
+def revive(schema: Any) -> Sequence[Any]:
+    """The fields of a retired version, given back to it. The versions after it are followed to the
+    first one that holds its own, and each difference is undone on one list, newest first (a slice
+    assignment a version); every `CHECKPOINT`th version on the way gets its fields back too, so that
+    reading every version, oldest first, walks each chain once and then never more than
+    `CHECKPOINT` versions (rules read a retired version rarely: an older schema Iceberg reuses)."""
+    todo = []
+    s = schema
+    while True:
+        retired = s.__dict__.get("_retired")
+        if retired is None:
+            break
+        todo.append(s)
+        s = retired[0]
+    made = s.fields
+    fields = list(made)
+    last = len(todo) - 1
+    for k in range(last, -1, -1):  # the newest retired first, `schema` last
+        r = todo[k]
+        _, start, removed, *items = r.__dict__["_retired"]
+        if removed >= 0:
+            fields[start : start + removed] = items
+        else:  # a column moved: the `-removed` from `start` hold it at the other end
+            stop = start - removed
+            if items[0] == _LAST_FIRST:
+                fields.insert(start, fields.pop(stop - 1))
+            else:
+                fields.insert(stop - 1, fields.pop(start))
+        if k % CHECKPOINT == 0:
+            made = share(made, fields, locate=False) if len(fields) > 2 * CHUNK else tuple(fields)
+            d = r.__dict__
+            d["_retired"] = None
+            d["fields"] = made
+    return made
+
+
+_LAST_FIRST, _FIRST_LAST = 0, 1  # which way a moved column went (see `splice`)
+
+
+def splice(old: Sequence[Any], new: Sequence[Any]) -> tuple | None:
+    """(start, n, *items) with `old` == new[:start] + items + new[start + n:] (fields compared by
+    identity), the shortest such; or, when one column moved (ALTER COLUMN ... FIRST / AFTER),
+    (start, -n, way): `old` is `new` with the last of the `n` from `start` moved to the front of
+    them (`way` `_LAST_FIRST`) or the first to their end (`_FIRST_LAST`). None when `items` would
+    be longer than `MAX_SPLICE` and no column moved."""
+    if isinstance(old, Rope) and isinstance(new, Rope):
+        mine, theirs = old._chunks, new._chunks  # shared chunks are skipped whole
+        shortest = min(len(mine), len(theirs))
+        head = next(compress(count(), map(is_not, mine, theirs)), shortest)
+        tail = next(compress(count(), map(is_not, reversed(mine), reversed(theirs))), shortest)
+        tail = min(tail, shortest - head)
+        skipped = sum(map(len, mine[:head]))
+        old_mid = tuple(_chain.from_iterable(mine[head : len(mine) - tail]))
+        new_mid = tuple(_chain.from_iterable(theirs[head : len(theirs) - tail]))
+    else:
+        skipped, old_mid, new_mid = 0, tuple(old), tuple(new)
+    shortest = min(len(old_mid), len(new_mid))
+    p = next(compress(count(), map(is_not, old_mid, new_mid)), shortest)
+    s = next(compress(count(), map(is_not, reversed(old_mid), reversed(new_mid))), shortest)
+    s = min(s, shortest - p)
+    items = old_mid[p : len(old_mid) - s]
+    theirs_n = len(new_mid) - s - p
+    if len(items) <= MAX_SPLICE:
+        return (skipped + p, theirs_n, *items)
+    block = new_mid[p : len(new_mid) - s]
+    if len(block) == len(items):
+        if items[0] is block[-1] and all(map(operator.is_, items[1:], block[:-1])):
+            return (skipped + p, -len(block), _LAST_FIRST)
+        if items[-1] is block[0] and all(map(operator.is_, items[:-1], block[1:])):
+            return (skipped + p, -len(block), _FIRST_LAST)
+    return None

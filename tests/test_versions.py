@@ -1,0 +1,226 @@
+"""Older schema versions kept as their difference from the next one (`model/versions.py`): each
+reads back as the version it was, by identity of every field, whichever order they are read in;
+linting and the tables' final states are the same as without; copies and pickles are whole."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+
+from icelint.checker import lint_replay
+from icelint.model import versions
+from icelint.model.chain import Rope
+from icelint.model.table import Schema
+from icelint.pipeline import parse_sources
+from icelint.replay import engine
+from icelint.replay.engine import Replay
+from icelint.rules import ALL_RULES
+from icelint.source import SourceFile
+from tests.corpus import corpus_runs, run_id
+
+RUNS = corpus_runs()
+
+
+def _long_script(seed: int, width: int, statements: int) -> str:
+    """One table of `width` columns (a Rope when over 64, a tuple below) and a nested struct, then
+    `statements` schema changes of every kind: adds, drops, renames, widenings, comments, moves
+    (near and far), nested adds, identifier fields, and an add undone by a drop (Iceberg reuses
+    the older schema: a version seen twice)."""
+    rnd = random.Random(seed)
+    cols = [f"c{i}" for i in range(width)]
+    types = {c: "int" for c in cols}
+    out = [f"CREATE TABLE db.t (id bigint NOT NULL, s struct<a: int>, {', '.join(f'{c} int' for c in cols)}) USING iceberg;"]
+    n = width
+    for _ in range(statements):
+        k = rnd.randrange(9)
+        c = rnd.choice(cols)
+        if k == 0 or len(cols) < 8:
+            cols.append(f"c{n}")
+            types[f"c{n}"] = "int"
+            out.append(f"ALTER TABLE db.t ADD COLUMN c{n} int;")
+            n += 1
+        elif k == 1:
+            cols.remove(c)
+            out.append(f"ALTER TABLE db.t DROP COLUMN {c};")
+        elif k == 2:
+            new = f"c{n}"
+            n += 1
+            cols[cols.index(c)] = new
+            types[new] = types.pop(c)
+            out.append(f"ALTER TABLE db.t RENAME COLUMN {c} TO {new};")
+        elif k == 3 and types[c] == "int":
+            types[c] = "bigint"
+            out.append(f"ALTER TABLE db.t ALTER COLUMN {c} TYPE bigint;")
+        elif k == 4:
+            out.append(f"ALTER TABLE db.t ALTER COLUMN {c} COMMENT 'note {n}';")
+            n += 1
+        elif k == 5:
+            out.append(f"ALTER TABLE db.t ALTER COLUMN {c} FIRST;")
+        elif k == 6:
+            other = rnd.choice(cols)
+            if other != c:
+                out.append(f"ALTER TABLE db.t ALTER COLUMN {c} AFTER {other};")
+        elif k == 7:
+            out.append(f"ALTER TABLE db.t ADD COLUMN s.x{n} int;")
+            n += 1
+        else:
+            out.append(f"ALTER TABLE db.t ADD COLUMN tmp{n} int;")
+            out.append(f"ALTER TABLE db.t DROP COLUMN tmp{n};")  # the schema before the add, reused
+            n += 1
+        if rnd.randrange(40) == 0:
+            out.append("ALTER TABLE db.t SET IDENTIFIER FIELDS id;")
+    return "\n".join(out) + "\n"
+
+
+def _stream(text: str):
+    """Lint `text` streamed; each schema version as it was when made (its fields, its JSON)."""
+    parsed = parse_sources([SourceFile("long.sql", text)])
+    seen: dict[int, tuple[Schema, tuple, dict]] = {}
+    ropes = _ROPES
+    ropes.clear()
+    result, outcomes = Replay(None).stream(parsed.steps)
+    for o in outcomes:
+        s = o.after.schema if o.after is not None else None
+        if s is not None and id(s) not in seen and not versions.is_retired(s):
+            seen[id(s)] = (s, tuple(s.fields), s.to_json())
+            ropes.append(isinstance(s.fields, Rope))
+    return result, list(seen.values())
+
+
+_ROPES: list[bool] = []  # per version made by the last `_stream`: its fields were a Rope
+
+
+@pytest.fixture
+def retire_soon(monkeypatch):
+    """Versions retired one behind the newest, not `UNDO_KEPT` (128): every test file exercises it."""
+    monkeypatch.setattr(engine, "UNDO_KEPT", 1)
+
+
+@pytest.mark.parametrize("seed,width", [(1, 20), (2, 90), (3, 200), (4, 600)])
+def test_every_version_reads_back_as_it_was(retire_soon, seed: int, width: int) -> None:
+    result, made = _stream(_long_script(seed, width, 500))
+    retired = [s for s, _, _ in made if versions.is_retired(s)]
+    assert len(retired) > len(made) // 2  # most versions were retired: the test reads them back
+    assert any(_ROPES) == (width > 64)
+    order = list(made)
+    random.Random(seed).shuffle(order)  # from the middle of the chains, not only oldest or newest first
+    for s, fields, js in order:
+        assert len(s.fields) == len(fields) and all(a is b for a, b in zip(s.fields, fields))
+        assert s.to_json() == js
+        assert not versions.is_retired(s)  # revived: read from its own fields from now on
+    table = result.tables["db.t"]
+    assert [x.to_json() for x in table.schemas] == [js for _, _, js in sorted(made, key=lambda m: m[0].schema_id)]
+
+
+def test_a_retired_version_keeps_only_its_difference(retire_soon) -> None:
+    result, made = _stream(_long_script(5, 300, 200))
+    s = next(s for s, _, _ in made if versions.is_retired(s))
+    newer, start, removed, *items = s.__dict__["_retired"]
+    assert set(s.__dict__) <= {"schema_id", "identifier_field_ids", "_retired"}
+    assert len(items) <= versions.MAX_SPLICE and start + removed <= len(newer.fields)
+
+
+def _walk(s: Schema) -> int:
+    """How many retired versions reading `s`'s fields passes through."""
+    n = 0
+    while versions.is_retired(s):
+        n += 1
+        s = s.__dict__["_retired"][0]
+    return n
+
+
+def test_reading_the_oldest_first_walks_each_chain_once(retire_soon) -> None:
+    """Reading every version from the oldest walks a chain once; each later read stops at the
+    nearest version revived on the way (`CHECKPOINT`), not at the chain's end."""
+    cols = ", ".join(f"c{i} int" for i in range(100))
+    script = f"CREATE TABLE db.t ({cols}) USING iceberg;\n" + "".join(
+        f"ALTER TABLE db.t ADD COLUMN a{i} int;\nALTER TABLE db.t RENAME COLUMN c{i} TO r{i};\n" for i in range(300)
+    )
+    result, made = _stream(script)
+    schemas = result.tables["db.t"].schemas
+    retired = sum(versions.is_retired(s) for s in schemas)
+    assert retired > len(schemas) // 2
+    walks = []
+    for s in schemas:
+        walks.append(_walk(s))
+        assert tuple(s.fields) and not versions.is_retired(s)
+    assert max(walks) > 4 * versions.CHECKPOINT  # the first read of a long chain
+    assert sum(walks) < retired * (versions.CHECKPOINT + 4) // 2  # not the chain's length per read
+    assert all(not versions.is_retired(s) for s in schemas)
+
+
+def test_copies_pickles_and_equality_see_the_whole_version(retire_soon) -> None:
+    result, made = _stream(_long_script(7, 100, 150))
+    retired = [(s, f, js) for s, f, js in made if versions.is_retired(s)]
+    s, fields, js = retired[len(retired) // 2]
+    twin = Schema(s.schema_id, tuple(fields), s.identifier_field_ids)
+    assert s == twin and hash(s) == hash(twin)
+    s2, fields2, js2 = retired[len(retired) // 2 + 1]
+    for back in (pickle.loads(pickle.dumps(s2)), copy.deepcopy(s2)):
+        assert back.to_json() == js2 and not versions.is_retired(back)
+
+
+def test_retire_refuses_what_it_cannot_keep() -> None:
+    from icelint.model.types import INT, NestedField
+
+    fields = [NestedField(i, f"c{i}", INT) for i in range(300)]
+    old = Schema(0, Rope(fields))
+    far = Schema(1, Rope(list(reversed(fields))))  # every field moved: the difference is the whole schema
+    assert not versions.retire(old, far) and "fields" in old.__dict__ and not versions.is_retired(old)
+    near = Schema(2, Rope(fields[:-1]))
+    assert versions.retire(old, near)
+    assert not versions.retire(near, old)  # towards a retired version: no link to one
+    assert not versions.retire(old, near)  # already retired
+    assert tuple(old.fields) == tuple(fields)
+
+
+@pytest.mark.parametrize("src,dest", [(250, 0), (3, 280), (299, 1), (0, 299)])
+def test_a_column_moved_far_is_kept_as_the_move(src: int, dest: int) -> None:
+    from icelint.model.types import INT, NestedField
+
+    fields = [NestedField(i, f"c{i}", INT) for i in range(300)]
+    moved = list(fields)
+    moved.insert(dest, moved.pop(src))
+    for old, new in ((fields, moved), (moved, fields)):
+        a, b = Schema(0, Rope(old)), Schema(1, Rope(new))
+        assert versions.retire(a, b)
+        newer, start, n, *way = a.__dict__["_retired"]
+        assert n < 0 and len(way) == 1  # the move, not the columns between
+        assert list(a.fields) == old and all(x is y for x, y in zip(a.fields, old))
+
+
+@pytest.mark.parametrize("files", RUNS, ids=run_id)
+def test_the_corpus_lints_the_same_with_every_version_retired(monkeypatch, files: list[Path]) -> None:
+    texts = [SourceFile(str(p), p.read_text(encoding="utf-8")) for p in files]
+
+    def lint():
+        parsed = parse_sources(texts)
+        found, result = lint_replay(Replay(None), parsed.steps, ALL_RULES)
+        return found, {k: v.to_json() if v is not None else None for k, v in result.tables.items()}
+
+    monkeypatch.setattr(engine, "retire", lambda older, newer: False)
+    expected = lint()
+    monkeypatch.setattr(engine, "retire", versions.retire)
+    monkeypatch.setattr(engine, "UNDO_KEPT", 1)
+    assert lint() == expected
+
+
+def test_the_corpus_retires_versions(monkeypatch) -> None:
+    """Without this, the equivalence above could hold because nothing is retired."""
+    monkeypatch.setattr(engine, "UNDO_KEPT", 1)
+    done = []
+
+    def counting(older, newer):
+        ok = versions.retire(older, newer)
+        done.append(ok)
+        return ok
+
+    monkeypatch.setattr(engine, "retire", counting)
+    for files in RUNS:
+        parsed = parse_sources([SourceFile(str(p), p.read_text(encoding="utf-8")) for p in files])
+        lint_replay(Replay(None), parsed.steps, ALL_RULES)
+    assert sum(done) >= 100

@@ -99,7 +99,8 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
         if not own:
             return only_pending(findings, Run(parsed.sources, parsed.files, steps, result), plan)
         # one process: the findings, kept packed, are read back once the states and steps are let go
-        moved = moved_reports(findings, Run(parsed.sources, parsed.files, steps, result), plan)
+        # (a context file's ICE005s move to a pending one: read once more only if there are context files)
+        moved = moved_reports(findings, Run(parsed.sources, parsed.files, steps, result), plan) if plan.context else []
         del result, replayer
         steps.clear()
         return with_moved([f for f in findings.read() if f.path in plan.pending_names], moved)

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from itertools import chain as _chain
 from itertools import compress, count
-import operator
-from operator import is_not
+from operator import is_, is_not
 from typing import Any, Sequence
 
 from icelint.model.chain import CHUNK, Rope, share
@@ -78,8 +77,7 @@ def revive(schema: Any) -> Sequence[Any]:
         s = retired[0]
     made = s.fields
     fields = list(made)
-    last = len(todo) - 1
-    for k in range(last, -1, -1):  # the newest retired first, `schema` last
+    for k in range(len(todo) - 1, -1, -1):  # the newest retired first, `schema` last
         r = todo[k]
         _, start, removed, *items = r.__dict__["_retired"]
         if removed >= 0:
@@ -109,27 +107,30 @@ def splice(old: Sequence[Any], new: Sequence[Any]) -> tuple | None:
     be longer than `MAX_SPLICE` and no column moved."""
     if isinstance(old, Rope) and isinstance(new, Rope):
         mine, theirs = old._chunks, new._chunks  # shared chunks are skipped whole
-        shortest = min(len(mine), len(theirs))
-        head = next(compress(count(), map(is_not, mine, theirs)), shortest)
-        tail = next(compress(count(), map(is_not, reversed(mine), reversed(theirs))), shortest)
-        tail = min(tail, shortest - head)
+        head, tail = _same_ends(mine, theirs)
         skipped = sum(map(len, mine[:head]))
         old_mid = tuple(_chain.from_iterable(mine[head : len(mine) - tail]))
         new_mid = tuple(_chain.from_iterable(theirs[head : len(theirs) - tail]))
     else:
         skipped, old_mid, new_mid = 0, tuple(old), tuple(new)
-    shortest = min(len(old_mid), len(new_mid))
-    p = next(compress(count(), map(is_not, old_mid, new_mid)), shortest)
-    s = next(compress(count(), map(is_not, reversed(old_mid), reversed(new_mid))), shortest)
-    s = min(s, shortest - p)
+    p, s = _same_ends(old_mid, new_mid)
     items = old_mid[p : len(old_mid) - s]
     theirs_n = len(new_mid) - s - p
     if len(items) <= MAX_SPLICE:
         return (skipped + p, theirs_n, *items)
     block = new_mid[p : len(new_mid) - s]
     if len(block) == len(items):
-        if items[0] is block[-1] and all(map(operator.is_, items[1:], block[:-1])):
+        if items[0] is block[-1] and all(map(is_, items[1:], block[:-1])):
             return (skipped + p, -len(block), _LAST_FIRST)
-        if items[-1] is block[0] and all(map(operator.is_, items[:-1], block[1:])):
+        if items[-1] is block[0] and all(map(is_, items[:-1], block[1:])):
             return (skipped + p, -len(block), _FIRST_LAST)
     return None
+
+
+def _same_ends(a: Sequence[Any], b: Sequence[Any]) -> tuple[int, int]:
+    """How many items of `a` and `b` are the same objects at the front, and then at the back
+    (never overlapping the front): C-level passes that stop at the first difference."""
+    shortest = min(len(a), len(b))
+    head = next(compress(count(), map(is_not, a, b)), shortest)
+    tail = next(compress(count(), map(is_not, reversed(a), reversed(b))), shortest)
+    return head, min(tail, shortest - head)

@@ -224,3 +224,45 @@ def test_the_corpus_retires_versions(monkeypatch) -> None:
         parsed = parse_sources([SourceFile(str(p), p.read_text(encoding="utf-8")) for p in files])
         lint_replay(Replay(None), parsed.steps, ALL_RULES)
     assert sum(done) >= 100
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_splice_of_shared_chunks_is_the_splice_of_the_fields(seed: int) -> None:
+    """Between Ropes that share chunks (`chain.patch`: one chunk changed in place, a chunk that lost
+    an item and joined its neighbour, columns appended) the splice is the one found on the plain
+    field lists, and undoing it gives the old fields back."""
+    from icelint.model.chain import patch
+    from icelint.model.types import INT, NestedField
+
+    rng = random.Random(seed)
+    fields = [NestedField(i, f"c{i}", INT) for i in range(300)]
+    old = Rope(fields)
+    next_id = 300
+    seen_in_place = seen_other = 0
+    for _ in range(200):
+        cur = list(old)
+        changed, added = [], []
+        for f in rng.sample(cur, rng.choice((1, 1, 1, 2))):
+            changed.append((f, None if rng.random() < 0.3 else NestedField(f.id, f.name + "x", INT)))
+        if rng.random() < 0.3:
+            added.append(NestedField(next_id, f"n{next_id}", INT))
+            next_id += 1
+        new = patch(old, changed, added)
+        assert new is not None
+        mine, theirs = old._chunks, new._chunks
+        head, tail = versions._same_ends(mine, theirs)
+        if head + tail + 1 == len(mine) == len(theirs):
+            seen_in_place += 1
+        else:
+            seen_other += 1
+        got = versions.splice(old, new)
+        assert got == versions.splice(tuple(old), tuple(new))
+        if got is None:  # two changes far apart: more than `MAX_SPLICE` between them, kept whole
+            old = new
+            continue
+        start, n, *items = got
+        back = list(new)
+        back[start : start + n] = items
+        assert len(back) == len(cur) and all(x is y for x, y in zip(back, cur))
+        old = new
+    assert seen_in_place and seen_other  # both ways through `splice` were taken

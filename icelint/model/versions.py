@@ -25,6 +25,7 @@ from operator import is_, is_not
 from typing import Any, Sequence
 
 from icelint.model.chain import CHUNK, Rope, share
+from icelint.model.table import Schema  # `table` reads this module only when a retired version is read
 
 MAX_SPLICE = 2 * CHUNK  # a version whose difference holds more fields than this (a far reorder) is kept whole
 
@@ -34,8 +35,6 @@ def retire(older: Any, newer: Any) -> bool:
     (and `older` unchanged) when it cannot be: not a plain replayed version, already retired,
     `newer` retired (a link only ever points at a version that holds its fields, so that links
     make no cycle), or too different from it."""
-    from icelint.model.table import Schema
-
     d = older.__dict__
     if older is newer or older.__class__ is not Schema or newer.__class__ is not Schema or d.get("_retired") is not None:
         return False
@@ -105,12 +104,15 @@ def splice(old: Sequence[Any], new: Sequence[Any]) -> tuple | None:
     (start, -n, way): `old` is `new` with the last of the `n` from `start` moved to the front of
     them (`way` `_LAST_FIRST`) or the first to their end (`_FIRST_LAST`). None when `items` would
     be longer than `MAX_SPLICE` and no column moved."""
-    if isinstance(old, Rope) and isinstance(new, Rope):
+    if old.__class__ is Rope and new.__class__ is Rope:
         mine, theirs = old._chunks, new._chunks  # shared chunks are skipped whole
         head, tail = _same_ends(mine, theirs)
         skipped = sum(map(len, mine[:head]))
-        old_mid = tuple(_chain.from_iterable(mine[head : len(mine) - tail]))
-        new_mid = tuple(_chain.from_iterable(theirs[head : len(theirs) - tail]))
+        if head + tail + 1 == len(mine) == len(theirs):  # one chunk changed in place (most statements)
+            old_mid, new_mid = mine[head], theirs[head]
+        else:
+            old_mid = tuple(_chain.from_iterable(mine[head : len(mine) - tail]))
+            new_mid = tuple(_chain.from_iterable(theirs[head : len(theirs) - tail]))
     else:
         skipped, old_mid, new_mid = 0, tuple(old), tuple(new)
     p, s = _same_ends(old_mid, new_mid)

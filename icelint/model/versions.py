@@ -106,15 +106,20 @@ def splice(old: Sequence[Any], new: Sequence[Any]) -> tuple | None:
     be longer than `MAX_SPLICE` and no column moved."""
     if old.__class__ is Rope and new.__class__ is Rope:
         mine, theirs = old._chunks, new._chunks  # shared chunks are skipped whole
-        head, tail = _same_ends(mine, theirs)
-        skipped = sum(map(len, mine[:head]))
-        if head + tail + 1 == len(mine) == len(theirs):  # one chunk changed in place (most statements)
-            old_mid, new_mid = mine[head], theirs[head]
+        at = _one_differs(mine, theirs)
+        if at >= 0:  # one chunk changed in place (most statements)
+            skipped = sum(map(len, mine[:at]))
+            old_mid, new_mid = mine[at], theirs[at]
         else:
+            head, tail = _same_ends(mine, theirs)
+            skipped = sum(map(len, mine[:head]))
             old_mid = tuple(_chain.from_iterable(mine[head : len(mine) - tail]))
             new_mid = tuple(_chain.from_iterable(theirs[head : len(theirs) - tail]))
     else:
         skipped, old_mid, new_mid = 0, tuple(old), tuple(new)
+    i = _one_differs(old_mid, new_mid)
+    if i >= 0:  # one column changed in place (a rename, a comment, a type): its old field is all there is to keep
+        return (skipped + i, 1, old_mid[i])
     p, s = _same_ends(old_mid, new_mid)
     items = old_mid[p : len(old_mid) - s]
     theirs_n = len(new_mid) - s - p
@@ -127,6 +132,16 @@ def splice(old: Sequence[Any], new: Sequence[Any]) -> tuple | None:
         if items[-1] is block[0] and all(map(is_, items[:-1], block[1:])):
             return (skipped + p, -len(block), _FIRST_LAST)
     return None
+
+
+def _one_differs(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """The one place where `a` and `b`, of the same length, hold different objects; -1 when they
+    differ in length or in more (or fewer) places than one."""
+    n = len(a)
+    if n != len(b):
+        return -1
+    i = next(compress(count(), map(is_not, a, b)), n)
+    return i if i < n and all(map(is_, a[i + 1 :], b[i + 1 :])) else -1
 
 
 def _same_ends(a: Sequence[Any], b: Sequence[Any]) -> tuple[int, int]:

@@ -231,7 +231,7 @@ def test_splice_of_shared_chunks_is_the_splice_of_the_fields(seed: int) -> None:
     """Between Ropes that share chunks (`chain.patch`: one chunk changed in place, a chunk that lost
     an item and joined its neighbour, columns appended) the splice is the one found on the plain
     field lists, and undoing it gives the old fields back."""
-    from icelint.model.chain import patch
+    from icelint.model.chain import patch, same_ends
     from icelint.model.types import INT, NestedField
 
     rng = random.Random(seed)
@@ -250,7 +250,7 @@ def test_splice_of_shared_chunks_is_the_splice_of_the_fields(seed: int) -> None:
         new = patch(old, changed, added)
         assert new is not None
         mine, theirs = old._chunks, new._chunks
-        head, tail = versions._same_ends(mine, theirs)
+        head, tail = same_ends(mine, theirs)
         if head + tail + 1 == len(mine) == len(theirs):
             seen_in_place += 1
         else:

@@ -174,12 +174,9 @@ class Rope(Sequence):
                 return True
             # shared chunks at both ends are skipped by identity; only the items between are compared
             mine, theirs = self._chunks, other._chunks
-            head = next(compress(count(), map(operator.is_not, mine, theirs)), min(len(mine), len(theirs)))
+            head, tail = same_ends(mine, theirs)
             if head == len(mine) == len(theirs):
                 return True
-            room = min(len(mine), len(theirs)) - head
-            tail = next(compress(count(), map(operator.is_not, reversed(mine), reversed(theirs))), room)
-            tail = min(tail, room)
             return tuple(chain_from(mine[head : len(mine) - tail])) == tuple(chain_from(theirs[head : len(theirs) - tail]))
         if isinstance(other, (tuple, Chain)):
             return self._n == len(other) and tuple(self) == tuple(other)
@@ -254,11 +251,7 @@ def share(old: Sequence[Any], new: list, locate: bool = True) -> tuple | Rope:
     if not isinstance(old, Rope):
         return Rope(new)
     chunks = old._chunks
-    # the length of the common prefix and suffix (same objects): C-level passes that stop at the
-    # first difference from each end (no list of the whole length)
-    shortest = min(len(old), n)
-    head = next(compress(count(), map(operator.is_not, old, new)), shortest)
-    tail = next(compress(count(), map(operator.is_not, reversed(old), reversed(new))), shortest)
+    head, tail = same_ends(old, new)
     front: list[tuple] = []
     pos = 0
     for chunk in chunks:
@@ -308,6 +301,16 @@ def appended(old: Sequence[Any], added: Sequence[Any]) -> tuple | Rope:
     out._n = n
     out._where = _register(_take_where(old), made)
     return out
+
+
+def same_ends(a: Sequence[Any], b: Sequence[Any]) -> tuple[int, int]:
+    """How many items of `a` and `b` are the same objects at the front, and then at the back
+    (never overlapping the front): C-level passes that stop at the first difference (no list of
+    the whole length)."""
+    shortest = min(len(a), len(b))
+    head = next(compress(count(), map(operator.is_not, a, b)), shortest)
+    tail = next(compress(count(), map(operator.is_not, reversed(a), reversed(b))), shortest)
+    return head, min(tail, shortest - head)
 
 
 def patch(

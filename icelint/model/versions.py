@@ -24,7 +24,7 @@ from itertools import compress, count
 from operator import is_, is_not
 from typing import Any, Sequence
 
-from icelint.model.chain import CHUNK, Rope, share
+from icelint.model.chain import CHUNK, Rope, same_ends, share
 from icelint.model.table import Schema  # `table` reads this module only when a retired version is read
 
 MAX_SPLICE = 2 * CHUNK  # a version whose difference holds more fields than this (a far reorder) is kept whole
@@ -111,7 +111,7 @@ def splice(old: Sequence[Any], new: Sequence[Any]) -> tuple | None:
             skipped = sum(map(len, mine[:at]))
             old_mid, new_mid = mine[at], theirs[at]
         else:
-            head, tail = _same_ends(mine, theirs)
+            head, tail = same_ends(mine, theirs)
             skipped = sum(map(len, mine[:head]))
             old_mid = tuple(_chain.from_iterable(mine[head : len(mine) - tail]))
             new_mid = tuple(_chain.from_iterable(theirs[head : len(theirs) - tail]))
@@ -120,7 +120,7 @@ def splice(old: Sequence[Any], new: Sequence[Any]) -> tuple | None:
     i = _one_differs(old_mid, new_mid)
     if i >= 0:  # one column changed in place (a rename, a comment, a type): its old field is all there is to keep
         return (skipped + i, 1, old_mid[i])
-    p, s = _same_ends(old_mid, new_mid)
+    p, s = same_ends(old_mid, new_mid)
     items = old_mid[p : len(old_mid) - s]
     theirs_n = len(new_mid) - s - p
     if len(items) <= MAX_SPLICE:
@@ -142,12 +142,3 @@ def _one_differs(a: Sequence[Any], b: Sequence[Any]) -> int:
         return -1
     i = next(compress(count(), map(is_not, a, b)), n)
     return i if i < n and all(map(is_, a[i + 1 :], b[i + 1 :])) else -1
-
-
-def _same_ends(a: Sequence[Any], b: Sequence[Any]) -> tuple[int, int]:
-    """How many items of `a` and `b` are the same objects at the front, and then at the back
-    (never overlapping the front): C-level passes that stop at the first difference."""
-    shortest = min(len(a), len(b))
-    head = next(compress(count(), map(is_not, a, b)), shortest)
-    tail = next(compress(count(), map(is_not, reversed(a), reversed(b))), shortest)
-    return head, min(tail, shortest - head)

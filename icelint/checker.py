@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from icelint import changes as ch
-from icelint.findings import Finding
+from icelint.findings import Finding, in_report_order
 from icelint.packed_findings import BATCH, MAX_PACKED, PackedFindings
 from icelint.pipeline import Run
 from icelint.replay.engine import Outcome, Replay, ReplayResult
@@ -148,4 +148,4 @@ class _Linter:
         self.deferred = []
 
     def findings(self) -> list[Finding]:
-        return sorted(set(self._findings), key=lambda f: f.sort_key)
+        return in_report_order(self._findings)

@@ -6,7 +6,8 @@ import zlib
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
     from icelint.fix import Fix
@@ -95,6 +96,14 @@ class Finding:
 PACK_MIN = 256  # characters of message and help from which a finding keeps them compressed
 _WBITS, _ZDICT = -12, 2048  # raw deflate, a 4 KB window: the dictionary's last 2 KB and a text of ~2 KB
 _zdicts: dict[str, bytes] = {}  # rule → the texts of its first packed finding: the others' preset dictionary
+
+
+def in_report_order(findings: Iterable[Finding]) -> list[Finding]:
+    """`findings` without duplicates, in the order every report lists them (`Finding.sort_key`)."""
+    return sorted(set(findings), key=_SORT_KEY)
+
+
+_SORT_KEY = attrgetter("sort_key")
 
 
 class _Packed(tuple):

@@ -15,6 +15,8 @@ import pickle
 import zlib
 from typing import Any, Iterator
 
+from icelint.findings import in_report_order
+
 BATCH = 512  # findings a blob
 # Packing costs ~30 us a finding (pickle and zlib, and back) and saves what the findings hold at the
 # run's peak: all of it for the migration x20's 14,000 findings (7 MB of its 2 KB a statement), but
@@ -54,4 +56,4 @@ class PackedFindings:
             out += pickle.loads(zlib.decompress(blobs.pop(0)))
         out += self._loose
         self._loose = []
-        return sorted(set(out), key=lambda f: f.sort_key)
+        return in_report_order(out)

@@ -107,7 +107,9 @@ def lint_partitioned(
     findings = list(work(parts[0]))
     for (pid, fd), part in zip(children, parts[1:]):
         findings.extend(_collect(pid, fd, part, work))
-    return sorted(set(findings), key=lambda f: f.sort_key)
+    from icelint.findings import in_report_order
+
+    return in_report_order(findings)
 
 
 def _import_sqlglot_if_needed(steps: Sequence[ch.Step]) -> None:

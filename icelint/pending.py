@@ -252,7 +252,9 @@ def only_pending(findings, run, plan: Plan) -> list:
 
 
 def with_moved(pending: list, moved: list) -> list:
-    return sorted(set(pending + moved), key=lambda f: f.sort_key) if moved else pending
+    from icelint.findings import in_report_order
+
+    return in_report_order(pending + moved) if moved else pending
 
 
 def moved_reports(findings, run, plan: Plan) -> list:
@@ -261,9 +263,10 @@ def moved_reports(findings, run, plan: Plan) -> list:
     from dataclasses import replace
 
     from icelint import changes as ch
+    from icelint.findings import in_report_order
 
     names = plan.pending_names
-    moved = sorted(set(f for f in findings if f.path not in names and f.rule == "ICE005"), key=lambda f: f.sort_key)
+    moved = [f for f in findings if f.path not in names and f.rule == "ICE005"]
     if not moved:
         return []
     out: list = []
@@ -294,4 +297,4 @@ def moved_reports(findings, run, plan: Plan) -> list:
                 statement_index=first.step.index,
             )
         )
-    return sorted(set(out), key=lambda f: f.sort_key)
+    return in_report_order(out)

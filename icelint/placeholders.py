@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, Sequence
 
-from icelint.findings import Finding
+from icelint.findings import Finding, in_report_order
 from icelint.source import InputError, LineIndex, SourceFile
 
 PLACEHOLDER = re.compile(r"\$\{(?P<name>[A-Za-z_][\w.:\-]*)\}")
@@ -193,7 +193,7 @@ def adjust(findings: Sequence[Finding], parsed_files, maps: Mapping[str, FileMap
     ]
     if rule.code in set(enabled):
         out += unresolved_findings({p: m for p, m in maps.items() if p in files}, rule)
-    return sorted(set(out), key=lambda f: f.sort_key)
+    return in_report_order(out)
 
 
 def remap(findings: Iterable[Finding], maps: Mapping[str, FileMap]) -> list[Finding]:

@@ -88,7 +88,7 @@ def revive(schema: Any) -> Sequence[Any]:
             else:
                 fields.insert(stop - 1, fields.pop(start))
         if k % CHECKPOINT == 0:
-            made = share(made, fields, locate=False) if len(fields) > 2 * CHUNK else tuple(fields)
+            made = share(made, fields, locate=False)  # a tuple up to `2 * CHUNK` fields, as any version
             d = r.__dict__
             d["_retired"] = None
             d["fields"] = made

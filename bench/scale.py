@@ -23,6 +23,15 @@ child alone, from `os.wait4` in a small wrapper process).
   runs it as a user does: tables replayed in parallel processes (two on a 2-CPU machine; its max RSS
   is the largest process's, each holding the parsed file and its own tables' replay) and the run
   cache written (emptied before each run).
+- `unknown-table`: N `SET` statements, then N statements on a table no statement creates (each
+  skipped; the first one an ICE005).
+- `case-sensitive`: N times `SET spark.sql.caseSensitive = true` and a column comment (each SET an
+  ICE029 whose fix removes it: the fixes' rows and columns, and whether a later statement relies
+  on the setting).
+- `emptied-structs`: N times `ADD COLUMN sK struct<a:int>` and `DROP COLUMN sK.a` (each drop an
+  ICE007 whose help looks for a later statement refilling the struct). The table ends with N/2
+  struct columns: each statement copies the table's list of nested columns (C speed, ~1 us per
+  thousand), the one cost here that grows with the table.
 - `big-50mb`: a 50 MB file of ~1.3 million statements over 500 columns (comments, renames, adds,
   drops): under 3 minutes within 4 GB. Not compared with sqlglot (`--no-big` leaves it out).
 
@@ -61,6 +70,26 @@ def drop_add(n: int) -> str:
     out = ["CREATE TABLE db.t (id bigint, c string) USING iceberg;", "INSERT INTO db.t VALUES (1, 'a');"]
     for i in range(n):
         out.append("ALTER TABLE db.t DROP COLUMN c;" if i % 2 == 0 else "ALTER TABLE db.t ADD COLUMN c string;")
+    return "\n".join(out) + "\n"
+
+
+def unknown_table(n: int) -> str:
+    out = [f"SET spark.sql.shuffle.partitions = {i};" for i in range(n)]
+    out += [f"ALTER TABLE db.x ALTER COLUMN id COMMENT 'c{i}';" for i in range(n)]
+    return "\n".join(out) + "\n"
+
+
+def case_sensitive(n: int) -> str:
+    out = ["CREATE TABLE db.t (id bigint) USING iceberg;"]
+    for i in range(n):
+        out += ["SET spark.sql.caseSensitive = true;", f"ALTER TABLE db.t ALTER COLUMN id COMMENT 'c{i}';"]
+    return "\n".join(out) + "\n"
+
+
+def emptied_structs(n: int) -> str:
+    out = ["CREATE TABLE db.t (id bigint) USING iceberg;"]
+    for i in range(n):
+        out += [f"ALTER TABLE db.t ADD COLUMN s{i} struct<a:int>;", f"ALTER TABLE db.t DROP COLUMN s{i}.a;"]
     return "\n".join(out) + "\n"
 
 
@@ -189,6 +218,12 @@ def main(argv: list[str] | None = None) -> int:
     want = lambda name: not args.only or name in args.only  # noqa: E731
     if want("drop-add"):
         add("drop-add", drop_add(n(12_500)), n(12_500) + 2)
+    if want("unknown-table"):
+        add("unknown-table", unknown_table(n(12_500)), 2 * n(12_500))
+    if want("case-sensitive"):
+        add("case-sensitive", case_sensitive(n(6_250)), 2 * n(6_250) + 1)
+    if want("emptied-structs"):
+        add("emptied-structs", emptied_structs(n(6_250)), 2 * n(6_250) + 1)
     if want("suppressions"):
         add("suppressions", suppressions(n(50_000)), 1)
     if want("nested-comments"):

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from icelint.findings import Finding
-from icelint.fix import Applicability, Edit, Fix, apply_fixes
+from icelint.fix import Applicability, Edit, Fix, apply_fixes, line_starts
 from icelint.source import InputError
 
 MAX_PASSES = 100  # as ruff; a pass is a whole check and takes one fix per table, so a chain of n fixes on one table needs n passes
@@ -59,19 +59,36 @@ def adapt(findings: list[Finding], texts: dict[str, str], skip: Iterable[str] = 
     skip = set(skip)
     out = []
     crlf: dict[str, bool] = {}  # path → whether its text has CRLF line ends (one scan per file)
+    starts: dict[str, LineStarts] = {}  # path → its line starts, made on the first edit that needs them
     for f in findings:
         if f.fix is not None:
             text = texts.get(f.path)
             if text is not None and f.path not in crlf:
                 crlf[f.path] = "\r\n" in text
-            fix = None if text is None or f.path in skip else _adapt_fix(f.fix, text, crlf[f.path])
+                starts[f.path] = LineStarts(text)
+            fix = None if text is None or f.path in skip else _adapt_fix(f.fix, text, crlf[f.path], starts[f.path])
             if fix is not f.fix:  # most fixes need no adapting: the finding is kept as it is
                 f = replace(f, fix=fix)
         out.append(f)
     return out
 
 
-def _adapt_fix(fix: Fix, text: str, crlf: bool | None = None) -> Fix:
+class LineStarts:
+    """`fix.line_starts(text)`, computed on first use: the rows and columns of many edits of one
+    long text without a scan of the text per edit (N deleted statements were quadratic)."""
+
+    __slots__ = ("text", "_starts")
+
+    def __init__(self, text: str) -> None:
+        self.text, self._starts = text, None
+
+    def get(self):
+        if self._starts is None:
+            self._starts = line_starts(self.text)
+        return self._starts
+
+
+def _adapt_fix(fix: Fix, text: str, crlf: bool | None = None, starts: LineStarts | None = None) -> Fix:
     if crlf is None:
         crlf = "\r\n" in text
     edits = []
@@ -82,7 +99,7 @@ def _adapt_fix(fix: Fix, text: str, crlf: bool | None = None) -> Fix:
         if content == "" and end > start:
             start, end = _whole_statement(text, start, end)
         if (start, end, content) != (e.start, e.end, e.content):
-            e = Edit.at(text, start, end, content)
+            e = Edit.at(text, start, end, content, starts.get() if starts is not None else None)
         edits.append(e)
     if all(a is b for a, b in zip(edits, fix.edits)):
         return fix  # nothing to adapt (the same edits, so an equal fix)

@@ -474,3 +474,191 @@ def test_drop_outcome_index_equals_the_scan() -> None:
                 assert drop_outcome(ctx, fid) is want, (o.step.span, fid)
                 found += want is not None
     assert found > 100
+
+
+# ---------------------------------------------------------------------------- look-ups that were scans per statement
+
+
+def _nested_scripts() -> list[str]:
+    """Scripts that empty structs, refill them later (by qualified and unqualified names, on other
+    tables, after renames), skip statements on unknown tables and switch case-sensitive resolution."""
+    rng = random.Random(7)
+    out = []
+    for n in range(12):
+        lines = ["CREATE TABLE db.t (id bigint, s0 struct<a: int>, l0 array<struct<a: int>>, m0 map<string, struct<a: int>>) USING iceberg;",
+                 "CREATE TABLE db.u (id bigint, s0 struct<a: int>) USING iceberg;"]  # fmt: skip
+        for i in range(40):
+            k = rng.randint(0, 3)
+            t = rng.choice(["db.t", "db.u", "t", "db.x"])
+            pick = rng.random()
+            if pick < 0.2:
+                lines.append(f"ALTER TABLE {t} ADD COLUMN s{k} struct<a: int>;")
+            elif pick < 0.35:
+                lines.append(f"ALTER TABLE {t} DROP COLUMN s{k}.a;")
+            elif pick < 0.5:
+                lines.append(f"ALTER TABLE {t} ADD COLUMN s{k}.b{i} int;")
+            elif pick < 0.55:
+                lines.append(f"ALTER TABLE {t} DROP COLUMN l0.element.a;")
+            elif pick < 0.6:
+                lines.append(f"ALTER TABLE {t} ADD COLUMN m0.value.c{i} int;")
+            elif pick < 0.65:
+                lines.append(rng.choice(["SET spark.sql.caseSensitive = true;", "SET spark.sql.caseSensitive = false;"]))
+            elif pick < 0.72:
+                lines.append(f"ALTER TABLE {t} ADD COLUMN S{k} int;")
+            elif pick < 0.76:
+                lines.append(f"ALTER TABLE {t} RENAME COLUMN id TO ID;")
+            elif pick < 0.8:
+                lines.append("USE db;" if n % 2 else "SET x = 1;")
+            else:
+                lines.append(f"ALTER TABLE {t} ALTER COLUMN id COMMENT 'c{i}';")
+        out.append("\n".join(lines) + "\n")
+    return out
+
+
+def _adds_into_by_scan(result, table, parent, after):
+    """What `emptied_struct_help` computed before the index: every later outcome, in order."""
+    from icelint import changes as ch
+
+    for o in result.outcomes:
+        if o.step.index <= after or o.table != table or not isinstance(o.step, ch.Commit):
+            continue
+        for c in o.step.changes:
+            if isinstance(c, ch.AddColumn) and tuple(p.lower() for p in c.column.path[:-1]) == parent:
+                return o.step
+    return None
+
+
+def test_first_reference_and_later_adds_equal_the_scans() -> None:
+    """`_outcome_index.first_reference` and `adds_into` answer as the scans of every outcome they
+    replace, over the corpus and scripts that empty and refill structs; while the replay is still
+    going, `adds_into` answers the same from the steps ahead, or raises `NeedsFuture` (an
+    unqualified table name ahead), never a different answer."""
+    from icelint.pipeline import parse_sources, replay_sources
+    from icelint.replay.engine import Replay
+    from icelint.rules import _outcome_index
+    from icelint.rules._base import NeedsFuture
+    from icelint.source import SourceFile
+    from tests.corpus import corpus_runs
+
+    runs = [[SourceFile.read(p) for p in files] for files in corpus_runs()]
+    runs += [[SourceFile(f"n{i}.sql", text)] for i, text in enumerate(_nested_scripts())]
+    found = streamed_found = unsure = 0
+    for sources in runs:
+        result = replay_sources(sources).result
+        outcomes = result.outcomes
+        tables = {o.table for o in outcomes}
+        for table in tables:
+            assert _outcome_index.first_reference(result, table) == next(o.step.index for o in outcomes if o.table == table)
+        assert _outcome_index.first_reference(result, "no.such") == -1
+        parents = {tuple(p.lower() for p in path) for o in outcomes for m in (o.after,) if m is not None
+                   for path, f in m.schema.all_fields() if not f.type.is_primitive}  # fmt: skip
+        parents = sorted(parents)[:12]
+        for table in sorted(t for t in tables if t):
+            for parent in parents:
+                for after in range(-1, len(outcomes) + 1, max(1, len(outcomes) // 30)):
+                    want = _adds_into_by_scan(result, table, parent, after)
+                    assert _outcome_index.adds_into(result, table, parent, after) is want, (table, parent, after)
+                    found += want is not None
+        if len(outcomes) > 400:
+            continue
+        steps = parse_sources(sources).steps
+        partial, ahead = Replay().stream(steps)
+        for done in ahead:
+            for table in sorted(t for t in tables if t):
+                for parent in parents:
+                    want = _adds_into_by_scan(result, table, parent, done.step.index)
+                    try:
+                        got = _outcome_index.adds_into(partial, table, parent, done.step.index)
+                    except NeedsFuture:
+                        unsure += 1
+                        continue
+                    assert (got.index if got is not None else None) == (want.index if want is not None else None)
+                    streamed_found += want is not None
+    assert found > 100 and streamed_found > 20 and unsure > 0
+
+
+def _relied_on_by_scan(run, index: int) -> bool:
+    """What `relied_on` computed before `_last_relying`: every later outcome, for each SET."""
+    from icelint.rules.case_sensitive_session import _relies
+
+    return any(o.case_sensitive and _relies(o) for o in run.outcomes if o.step.index > index)
+
+
+def test_relied_on_equals_the_scan_of_every_later_statement() -> None:
+    from icelint import changes as ch
+    from icelint.pipeline import replay_sources
+    from icelint.rules.case_sensitive_session import _last_relying
+    from icelint.source import SourceFile
+    from tests.corpus import corpus_runs
+
+    runs = [[SourceFile.read(p) for p in files] for files in corpus_runs()]
+    runs += [[SourceFile(f"n{i}.sql", text)] for i, text in enumerate(_nested_scripts())]
+    relied = not_relied = 0
+    for sources in runs:
+        run = replay_sources(sources).result
+        sets = [o.step.index for o in run.outcomes if isinstance(o.step, ch.SessionConfig)]
+        for index in sets + [-1]:
+            want = _relied_on_by_scan(run, index)
+            assert (_last_relying(run) > index) == want, (sources[0].path, index)
+            relied += want
+            not_relied += not want
+    assert relied > 5 and not_relied > 5
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_edit_rows_from_line_starts_equal_the_scan(seed: int) -> None:
+    from icelint.fix import Edit, line_starts
+
+    rng = random.Random(seed)
+    text = "".join(rng.choice(["a", ";", " ", "\n", "\r\n", "é", "\n\n"]) for _ in range(rng.randint(0, 200)))
+    starts = line_starts(text)
+    for _ in range(50):
+        a = rng.randint(0, len(text))
+        b = rng.randint(a, len(text))
+        assert Edit.at(text, a, b, "x", starts) == Edit.at(text, a, b, "x")
+
+
+def test_update_parents_noted_on_the_way_equal_the_schema_index() -> None:
+    """`SchemaUpdate._find` notes each nested field's parent as it walks a path: the same parent
+    as the schema's full index names, for every path of nested schemas (structs, lists, maps)."""
+    from icelint.pipeline import replay_text
+    from icelint.replay.schema_update import SchemaUpdate
+
+    sql = ("CREATE TABLE db.t (id bigint, s struct<a: int, b: struct<c: int, d: array<struct<e: int>>>>, "
+           "m map<string, struct<x: int, y: map<int, struct<z: int>>>>, l array<array<struct<q: int>>>) USING iceberg;\n")  # fmt: skip
+    schema = replay_text(sql).result.tables["db.t"].schema
+    paths = [p for p, _ in schema.all_fields()]
+    assert len(paths) > 15
+    for path in paths:
+        upd = SchemaUpdate(schema, 100)
+        assert upd._find(path) == schema.find(path) is not None
+        assert upd.parents_seen or len(path) == 1
+        for fid, parent in upd.parents_seen.items():
+            assert parent == schema.parent_id(fid), (path, fid)
+        assert upd._find(path + ("nope",)) is None and upd._find(("nope",) + path) is None
+
+
+def test_nested_columns_carried_past_many_equal_a_fresh_pass() -> None:
+    """More than eight struct columns: the one replaced or dropped is cut out of the carried list of
+    nested columns wherever it is (last, recent or first), and the list holds the fields a fresh
+    pass over the schema finds."""
+    from icelint.model.table import Schema
+    from icelint.pipeline import replay_text
+
+    cols = ", ".join(f"s{i} struct<a: int, b: int>" for i in range(12))
+    lines = [f"CREATE TABLE db.t (id bigint, {cols}) USING iceberg;"]
+    rng = random.Random(3)
+    for i in range(120):
+        k = rng.randint(0, 15)
+        lines.append(rng.choice([f"ALTER TABLE db.t DROP COLUMN s{k}.a;", f"ALTER TABLE db.t ADD COLUMN s{k}.c{i} int;",
+                                 f"ALTER TABLE db.t ADD COLUMN s{12 + i} struct<a: int>;", f"ALTER TABLE db.t DROP COLUMN s{k};",
+                                 f"ALTER TABLE db.t ALTER COLUMN s{k}.b COMMENT 'x{i}';", "ALTER TABLE db.t ADD COLUMN p{i} int;"]))  # fmt: skip
+    run = replay_text("\n".join(lines) + "\n")
+    checked = 0
+    for o in run.result.outcomes:
+        if o.accepted and o.after is not None and "nested_top" in o.after.schema.__dict__:
+            s = o.after.schema
+            fresh = Schema(s.schema_id, s.fields, s.identifier_field_ids)
+            assert sorted(map(id, s.__dict__["nested_top"])) == sorted(map(id, fresh.nested_top)), o.step.span
+            checked += len(s.__dict__["nested_top"]) > 8
+    assert checked > 40

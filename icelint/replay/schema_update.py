@@ -78,18 +78,41 @@ class SchemaUpdate:
         self.added_parent: dict[int, int] = {}  # parents of fields added by this update
         self.added_ids: set[int] = set()
         self.moves: dict[int, list[_Move]] = {}
+        # field id → its parent's id (None: a column), for the nested fields `_find` walked through: the
+        # parents `_touched_ids` asks for without a table of every field of the schema (built per version,
+        # it made N changes to nested fields of a growing table quadratic: issue 15 §3)
+        self.parents_seen: dict[int, int | None] = {}
         ids = schema.identifier_field_ids
         self.identifier_names: set[Path] = {p for p in (schema.path_of(i) for i in ids) if p is not None} if ids else set()
 
     # ------------------------------------------------------------------ helpers
     def _find(self, path: Path) -> NestedField | None:
-        return self.schema.find(path)
+        """`self.schema.find(path)` (case-sensitive), noting the parent of each nested field on the way."""
+        if len(path) == 1 or not path:
+            return self.schema.find(path)
+        f = self.schema.top_level(path[0], True)
+        if f is None:
+            return None
+        seen = self.parents_seen
+        seen[f.id] = None
+        for part in path[1:]:
+            for k in children(f.type):
+                if k.name == part:
+                    seen[k.id] = f.id
+                    f = k
+                    break
+            else:
+                return None
+        return f
 
     def _parent(self, field_id: int | None) -> int | None:
         if field_id is None:
             return None
         if field_id in self.added_ids:
             return self.added_parent.get(field_id)
+        seen = self.parents_seen
+        if field_id in seen:
+            return seen[field_id]
         return self.schema.parent_id(field_id)
 
     def _next_id(self) -> int:
@@ -113,10 +136,10 @@ class SchemaUpdate:
             if parent_field is None:
                 raise _iae(f"Cannot find parent struct: {dotted(parent)}", "unknown-column")
             pt = parent_field.type
-            if isinstance(pt, MapType):
-                parent_field = pt.value_field
-            elif isinstance(pt, ListType):
-                parent_field = pt.element_field
+            if isinstance(pt, (MapType, ListType)):
+                inner = pt.value_field if isinstance(pt, MapType) else pt.element_field
+                self.parents_seen[inner.id] = parent_field.id
+                parent_field = inner
             if not isinstance(parent_field.type, StructType):
                 raise _iae(
                     f"Cannot add to non-struct column: {dotted(parent)}: {parent_field.type}", "unsupported"

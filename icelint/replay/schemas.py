@@ -59,7 +59,19 @@ def commit_schema(
                 gone.add(id(f))
         fresh = [f for f, _ in replaced if not f.type.is_primitive]
         fresh += [f for f in top_added if not f.type.is_primitive]
-        if gone or fresh:
+        if not gone:
+            if fresh:
+                nested = (*nested, *fresh)
+        elif len(gone) == 1 and len(nested) > 8:  # one nested column replaced or dropped: cut it out at C speed
+            (g,) = gone
+            n = len(nested)
+            # a column changed again is mostly one changed (or added) lately: those are last
+            i = next((k for k in range(n - 1, n - 9, -1) if id(nested[k]) == g), -1)
+            if i < 0:
+                ids = list(map(id, nested))
+                i = ids.index(g) if g in ids else -1
+            nested = (*nested[:i], *nested[i + 1 :], *fresh) if i >= 0 else (*nested, *fresh)
+        elif gone or fresh:
             nested = (*(f for f in nested if id(f) not in gone), *fresh)
     carried["top_hash"] = top_hash
     carried["dotted_top"] = dotted

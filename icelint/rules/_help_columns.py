@@ -8,7 +8,7 @@ import operator
 from icelint import changes as ch
 from icelint.model import types as it
 from icelint.rules import _small_schema as small
-from icelint.rules._outcome_index import diff_is_whole, drop_candidates, removed_by_diff
+from icelint.rules._outcome_index import adds_into, diff_is_whole, drop_candidates, removed_by_diff
 from icelint.rules._help import column_sql, free_name, ident, path_sql, replace_at, sql, table_sql, type_sql
 
 
@@ -361,13 +361,12 @@ def emptied_struct_help(ctx, path: tuple[str, ...], field_id: int) -> str:
     """ICE007: drop the whole column holding the emptied struct, unless a later statement refills it."""
     t = table_sql(ctx.table_name)
     low = tuple(p.lower() for p in path)
-    for o in ctx.whole_run().outcomes:  # a later statement
-        if o.step.index <= ctx.step.index or o.table != ctx.outcome.table or not isinstance(o.step, ch.Commit):
-            continue
-        for c in o.step.changes:
+    later = adds_into(ctx.result, ctx.outcome.table, low, ctx.step.index)  # a later statement refilling it
+    if later is not None:
+        for c in later.changes:
             if isinstance(c, ch.AddColumn) and tuple(p.lower() for p in c.column.path[:-1]) == low:
                 return (
-                    f"add the new field first: move the statement at {o.step.span.path}:{o.step.span.line} (it adds "
+                    f"add the new field first: move the statement at {later.span.path}:{later.span.line} (it adds "
                     f"`{'.'.join(c.column.path)}`) before this drop"
                 )
     top = list(path)

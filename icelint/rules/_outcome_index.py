@@ -24,7 +24,7 @@ _cache: list = [None, None]  # [outcomes list, _Index]
 
 
 class _Index:
-    __slots__ = ("seen", "spans", "last_write", "removed", "other", "ahead")
+    __slots__ = ("seen", "spans", "last_write", "removed", "other", "ahead", "first", "adds")
 
     def __init__(self) -> None:
         self.seen = 0  # outcomes indexed so far (the list only grows)
@@ -33,12 +33,16 @@ class _Index:
         self.removed: dict[tuple[str, int], list[int]] = {}  # (table, field id) → positions whose diff removed it
         self.other: dict[str, list[int]] = {}  # table → positions that changed the schema beyond their diff
         self.ahead: tuple[dict[str, int], dict[str, int]] | None = None  # see `writes_after`
+        self.first: dict[str | None, int] = {}  # table → the step index of its first outcome (see `first_reference`)
+        self.adds: tuple[dict, dict] | None = None  # see `adds_into`
 
     def update(self, outcomes) -> None:
-        removed, other, last_write = self.removed, self.other, self.last_write
+        removed, other, last_write, first = self.removed, self.other, self.last_write, self.first
         for k in range(self.seen, len(outcomes)):
             o = outcomes[k]
             step = o.step
+            if o.table not in first:
+                first[o.table] = step.index
             if isinstance(step, ch.Commit) and any(isinstance(c, ch.WriteData) for c in step.changes):
                 if step.index > last_write.get(o.table, -1):
                     last_write[o.table] = step.index
@@ -156,3 +160,53 @@ def removed_by_diff(result, table: str, field_id: int, k: int) -> bool:
     before and after schemas need not be asked then: an old version's look-up costs a table."""
     # a field id is removed once, mostly: a short list
     return k in index(result).removed.get((table, field_id), ()) and diff_is_whole(result.outcomes[k])
+
+
+def first_reference(result, table: str) -> int:
+    """The step index of the run's first outcome on `table` (-1: none yet)."""
+    return index(result).first.get(table, -1)
+
+
+def adds_into(result, table: str, parent: tuple[str, ...], after: int):
+    """The first step after step `after` that adds a column inside `parent` (a lower-cased path) of
+    `table`, or None.
+
+    Read from the run's steps (all lowered before the replay starts), indexed once per run: a scan
+    of every later statement per emptied struct made N of them quadratic (issue 15 §3). A step that
+    names its table without a namespace is resolved only by the replay: where one may be `table`,
+    the outcomes are read instead (`NeedsFuture` while the replay is still going)."""
+    ix = index(result)
+    if result.steps is None:  # a result made by hand: a replay's outcomes are its steps, one each
+        result.steps = [o.step for o in result.outcomes]
+    steps = result.steps
+    if ix.adds is None:
+        named: dict[tuple[str, tuple[str, ...]], list[tuple[int, int]]] = {}  # (table, parent) → (step index, position)
+        bare: dict[tuple[str, tuple[str, ...]], list[int]] = {}  # (unqualified name, parent) → step indexes
+        for k, step in enumerate(steps):
+            if not isinstance(step, ch.Commit):
+                continue
+            for c in step.changes:
+                if isinstance(c, ch.AddColumn) and len(c.column.path) > 1:
+                    low = tuple(p.lower() for p in c.column.path[:-1])
+                    key = table_key(step.table)
+                    if "." in key:
+                        named.setdefault((key, low), []).append((step.index, k))
+                    else:
+                        bare.setdefault((key, low), []).append(step.index)
+        ix.adds = (named, bare)
+    named, bare = ix.adds
+    hits = named.get((table, parent), ())
+    at = bisect_left(hits, (after + 1, -1))
+    found = steps[hits[at][1]] if at < len(hits) else None
+    unsure = bare.get((table.rsplit(".", 1)[-1], parent), ())
+    if unsure and unsure[-1] > after and (found is None or unsure[bisect_left(unsure, after + 1)] < found.index):
+        if not result.final:
+            raise NeedsFuture("an unqualified table name ahead")
+        for o in result.outcomes:  # resolved by the replay: its outcomes say which table each step changed
+            if o.step.index <= after or o.table != table or not isinstance(o.step, ch.Commit):
+                continue
+            for c in o.step.changes:
+                if isinstance(c, ch.AddColumn) and tuple(p.lower() for p in c.column.path[:-1]) == parent:
+                    return o.step
+        return None
+    return found

@@ -105,34 +105,52 @@ def relied_on(ctx: RuleContext) -> bool:
     the SET: it was rejected (a name in the wrong case, which the default resolution would find), it
     renames a column to a case variant of its name, or it leaves two names differing only in case side
     by side (which the default resolution rejects)."""
+    return _last_relying(ctx.whole_run()) > ctx.step.index
+
+
+_relying: list = [None, -1]  # [the run's outcomes, the step index of the last outcome that `_relies`]
+
+
+def _last_relying(run) -> int:
+    """The step index of the run's last statement that `_relies` on case-sensitive resolution (-1:
+    none): found once per run, from the end (a scan of every later statement per SET made N of
+    them quadratic, issue 15 §3)."""
+    if _relying[0] is not run.outcomes:
+        last = -1
+        for o in reversed(run.outcomes):
+            if o.case_sensitive and _relies(o):
+                last = o.step.index
+                break
+        _relying[:] = [run.outcomes, last]
+    return _relying[1]
+
+
+def _relies(o) -> bool:
+    """Whether this outcome, resolved case-sensitively, could resolve differently without the setting."""
     from icelint import changes as ch
     from icelint.model.types import children
 
-    for o in ctx.whole_run().outcomes:  # the later statements
-        if o.step.index <= ctx.step.index or not o.case_sensitive:
-            continue
-        if not o.accepted:
-            e = o.error
-            name = getattr(e, "column", None)
-            if e is None or name is None or o.before is None:
-                return True  # cannot tell what the rejection is about: assume the setting matters
-            last = str(name).split(".")[-1].lower()
-            if any(f.name.lower() == last and f.name != str(name).split(".")[-1] for _, f in _all_fields(o.before.schema)):
-                return True  # a name in the wrong case, which the default resolution would find
-            continue
-        for c in getattr(o.step, "changes", ()):
-            if isinstance(c, ch.RenameColumn) and c.new_name != c.path[-1] and c.new_name.lower() == c.path[-1].lower():
-                return True
-        if o.after is None or o.after is o.before:
-            continue
-        if o.after.schema.has_case_collisions:
+    if not o.accepted:
+        e = o.error
+        name = getattr(e, "column", None)
+        if e is None or name is None or o.before is None:
+            return True  # cannot tell what the rejection is about: assume the setting matters
+        last = str(name).split(".")[-1].lower()
+        # a name in the wrong case, which the default resolution would find
+        return any(f.name.lower() == last and f.name != str(name).split(".")[-1] for _, f in _all_fields(o.before.schema))
+    for c in getattr(o.step, "changes", ()):
+        if isinstance(c, ch.RenameColumn) and c.new_name != c.path[-1] and c.new_name.lower() == c.path[-1].lower():
             return True
-        stack = [f.type for f in o.after.schema.fields]
-        while stack:
-            kids = children(stack.pop())
-            if len({k.name.lower() for k in kids}) != len(kids):
-                return True
-            stack.extend(k.type for k in kids)
+    if o.after is None or o.after is o.before:
+        return False
+    if o.after.schema.has_case_collisions:
+        return True
+    stack = [f.type for f in o.after.schema.fields]
+    while stack:
+        kids = children(stack.pop())
+        if len({k.name.lower() for k in kids}) != len(kids):
+            return True
+        stack.extend(k.type for k in kids)
     return False
 
 

@@ -239,13 +239,17 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
             self.missing.discard(key)  # created after all (a script used it before creating it)
         if key in self.missing:
             if isinstance(first, ch.DropTable) and not first.if_exists:
-                return Outcome(step, key, None, None, not_found(step), self.case_sensitive)
+                e = not_found(step)
+                e.never_known = True  # no state, no CREATE: Spark fails only where the table does not exist
+                return Outcome(step, key, None, None, e, self.case_sensitive)
             return Outcome(step, key, None, None, None, self.case_sensitive, "unknown-table")
         try:
             after = self._commit(key, before, step)
         except ReplayError as e:
             if e.span is None:
                 e.span = step.span
+            if e.kind == "unknown-table" and key not in self.tables:
+                e.never_known = True  # a DROP TABLE naming the table first: no state, no CREATE before it
             return Outcome(step, key, before, before, e, self.case_sensitive)
         except Unchecked as u:  # reaches into a column of unknown type (CTAS): Spark may accept it or not
             return Outcome(step, key, before, before, None, self.case_sensitive, "untyped-column:" + u.column)

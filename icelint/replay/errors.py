@@ -13,6 +13,10 @@ class ReplayError(Exception):
     unsupported, unsupported-type, map-key, invalid-schema, case-collision.
     """
 
+    # set on a DROP TABLE's [TABLE_OR_VIEW_NOT_FOUND] when no state was given for the table and no
+    # earlier statement made it: Spark fails only where the table does not exist (ICE005 says so)
+    never_known = False
+
     def __init__(
         self,
         kind: str,

@@ -8,6 +8,12 @@ fields that are optional, float/double or nested in a list or map, moving a colu
 struct, downgrading `format-version`, reserved properties, unsupported types. The message quotes
 the engine's own error.
 
+A table that no state describes and no earlier statement creates is reported once, at the first
+statement that names it: icelint cannot check it. `DROP TABLE` of a table that is not there says
+which case it is: never known (Spark fails only where the catalog lacks it), absent from the
+catalog or warehouse icelint was given, or dropped or renamed by an earlier statement; the help
+offers `DROP TABLE IF EXISTS` where the table may not exist.
+
 ## Why is this bad?
 A failing statement stops the migration half-way: the statements before it are committed, the
 ones after it are not, and the table is left in a state no one planned.
@@ -43,7 +49,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules import unknown_schema
-from icelint.rules import _fixes, _help, _help_columns, _help_tables, _positions
+from icelint.rules import _fixes, _help, _help_columns, _help_tables, _outcome_index, _positions
 from icelint.rules._base import (
     REJECTED,
     RUNTIME_RULE,
@@ -112,6 +118,9 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
         return
     e = ctx.error
     assert e is not None
+    if e.kind == "unknown-table" and ctx.changes and isinstance(ctx.changes[0], ch.DropTable):
+        yield _drop_of_no_table(ctx, e, table)
+        return
     who = "Spark rejects this statement" if e.layer == "spark" else "Iceberg rejects this change"
     help_ = _specific_help(e, table, ctx) or _HELP.get(e.kind)
     yield ctx.finding(
@@ -122,6 +131,39 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
         column=e.column,
         field_id=e.field_id,
         fix=_fix(ctx, e, help_),
+    )
+
+
+def _drop_of_no_table(ctx: RuleContext, e, table: str) -> Finding:
+    """DROP TABLE (without IF EXISTS) of a table that is not there: never known (no state, no
+    CREATE), absent from the catalog asked, or dropped or renamed by an earlier statement."""
+    if_exists = _help.sql(f"DROP TABLE IF EXISTS {_help.table_sql(table)}{' PURGE' if ctx.changes[0].purge else ''}")
+    where = ctx.result.absent.get(ctx.outcome.table or "")
+    span = _positions.error_span(ctx, e)
+    if where is not None:
+        return ctx.finding(
+            RULE,
+            f"table `{table}` does not exist in {where}: Spark fails here with [TABLE_OR_VIEW_NOT_FOUND]",
+            f"there is no `{table}` to drop: check the table name and the catalog, or remove the statement; where "
+            f"the table may not exist (another environment), write {if_exists}",
+            span=span,
+        )
+    if e.never_known:
+        return ctx.finding(
+            RULE,
+            f"table `{table}` is not known here: no state was given for it and no earlier statement creates it, so "
+            "this DROP TABLE cannot be checked (where the table does not exist, Spark fails here with "
+            "[TABLE_OR_VIEW_NOT_FOUND])",
+            f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`) "
+            f"to see what the drop removes; where the table may not exist, write {if_exists}",
+            span=span,
+        )
+    return ctx.finding(
+        RULE,
+        f"`{table}`: Spark rejects this statement: {e.quoted.splitlines()[0]}",
+        f"`{table}` no longer exists here (an earlier statement dropped or renamed it): remove this statement, "
+        f"or write {if_exists}",
+        span=span,
     )
 
 
@@ -161,10 +203,9 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
 
 
 def _first_reference(ctx: RuleContext) -> int:
-    for o in ctx.result.outcomes:
-        if o.table == ctx.outcome.table:
-            return o.step.index
-    return -1
+    """The step index of the run's first statement on this table (indexed: a scan per skipped
+    statement made N statements on an unknown table quadratic)."""
+    return _outcome_index.first_reference(ctx.result, ctx.outcome.table)
 
 
 RULE = Rule(RUNTIME_RULE, "runtime-failure", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED, SKIPPED, ch.CreateTable}))

@@ -43,6 +43,35 @@ def test_warehouse_loads_every_table_the_scripts_touch(sql):
     assert "db.fresh: no table in" in r.stderr  # created by the scripts: no state needed
 
 
+def test_drop_table_of_a_table_not_there_says_what_is_known(tmp_path, monkeypatch):
+    """DROP TABLE of a table that is not there: never known (no state, no CREATE: it may exist in the
+    catalog), absent from the warehouse asked, or dropped earlier in the run. Each says what icelint
+    knows; each help's `DROP TABLE IF EXISTS`, pasted, leaves no ICE005."""
+    monkeypatch.chdir(tmp_path)
+    text = "DROP TABLE db.nothere;\nCREATE TABLE db.a (id int) USING iceberg;\nDROP TABLE db.a;\nDROP TABLE db.a PURGE;\n"
+    (tmp_path / "m.sql").write_text(text)
+
+    def ice005(*extra):
+        r = icelint("check", "m.sql", "--format", "json", *extra)
+        assert r.code in (0, 1), r.stderr
+        return {f["line"]: f for f in json.loads(r.stdout)["findings"] if f["rule"] == "ICE005"}
+
+    found = ice005()
+    assert sorted(found) == [1, 4]
+    assert found[1]["message"].startswith("table `db.nothere` is not known here: no state was given for it")
+    assert "Spark rejects" not in found[1]["message"] and "`--metadata db.nothere=" in found[1]["help"]
+    assert found[1]["help"].endswith("write `DROP TABLE IF EXISTS db.nothere`")
+    assert found[4]["message"].startswith("`db.a`: Spark rejects this statement: [TABLE_OR_VIEW_NOT_FOUND]")
+    assert "an earlier statement dropped or renamed it" in found[4]["help"]
+    assert found[4]["help"].endswith("write `DROP TABLE IF EXISTS db.a PURGE`")
+    absent = ice005("--warehouse", FIX / "warehouse")
+    assert absent[1]["message"].startswith(f"table `db.nothere` does not exist in warehouse `{FIX / 'warehouse'}`: Spark fails here")
+    assert absent[1]["help"].endswith("write `DROP TABLE IF EXISTS db.nothere`")
+    followed = text.replace("DROP TABLE db.nothere;", "DROP TABLE IF EXISTS db.nothere;")
+    (tmp_path / "m.sql").write_text(followed.replace("DROP TABLE db.a PURGE;", "DROP TABLE IF EXISTS db.a PURGE;"))
+    assert ice005() == {} and ice005("--warehouse", FIX / "warehouse") == {}
+
+
 def test_warehouse_without_the_table_says_so(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "m.sql").write_text("ALTER TABLE db.nothere ADD COLUMN c int;\n")

@@ -32,6 +32,10 @@ child alone, from `os.wait4` in a small wrapper process).
   ICE007 whose help looks for a later statement refilling the struct). The table ends with N/2
   struct columns: each statement copies the table's list of nested columns (C speed, ~1 us per
   thousand), the one cost here that grows with the table.
+- `unknown-tables`: N `CREATE TABLE`, then N statements each on a misspelled table name (each an
+  ICE005 whose help looks for the table meant among the N known ones).
+- `unknown-columns`: N `ADD COLUMN`, then N statements each on a misspelled column (each an ICE005
+  quoting the table's schema, its help looking for the column meant among the N).
 - `big-50mb`: a 50 MB file of ~1.3 million statements over 500 columns (comments, renames, adds,
   drops): under 3 minutes within 4 GB. Not compared with sqlglot (`--no-big` leaves it out).
 
@@ -76,6 +80,18 @@ def drop_add(n: int) -> str:
 def unknown_table(n: int) -> str:
     out = [f"SET spark.sql.shuffle.partitions = {i};" for i in range(n)]
     out += [f"ALTER TABLE db.x ALTER COLUMN id COMMENT 'c{i}';" for i in range(n)]
+    return "\n".join(out) + "\n"
+
+
+def unknown_tables(n: int) -> str:
+    out = [f"CREATE TABLE db.orders_{i} (id bigint) USING iceberg;" for i in range(n)]
+    out += [f"ALTER TABLE db.order_{i} ADD COLUMN c int;" for i in range(n)]
+    return "\n".join(out) + "\n"
+
+
+def unknown_columns(n: int) -> str:
+    out = ["CREATE TABLE db.t (id bigint) USING iceberg;"] + [f"ALTER TABLE db.t ADD COLUMN col_{i} int;" for i in range(n)]
+    out += [f"ALTER TABLE db.t ALTER COLUMN kol_{i} COMMENT 'x';" for i in range(n)]
     return "\n".join(out) + "\n"
 
 
@@ -220,6 +236,10 @@ def main(argv: list[str] | None = None) -> int:
         add("drop-add", drop_add(n(12_500)), n(12_500) + 2)
     if want("unknown-table"):
         add("unknown-table", unknown_table(n(12_500)), 2 * n(12_500))
+    if want("unknown-tables"):
+        add("unknown-tables", unknown_tables(n(6_250)), 2 * n(6_250))
+    if want("unknown-columns"):
+        add("unknown-columns", unknown_columns(n(6_250)), 2 * n(6_250) + 1)
     if want("case-sensitive"):
         add("case-sensitive", case_sensitive(n(6_250)), 2 * n(6_250) + 1)
     if want("emptied-structs"):

@@ -77,6 +77,9 @@ class _Linter:
     """The rules' walk over a run's outcomes, in order: each table's history kept up to date."""
 
     def __init__(self, result: ReplayResult, rules: Sequence[Rule], dispatch: bool = True) -> None:
+        from icelint.rules import _help
+
+        _help.new_run()  # the run's budget of "did you mean" comparisons
         self.result = result
         self.histories: dict[str, TableHistory] = {}
         self._findings: list[Finding] = []

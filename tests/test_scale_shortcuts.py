@@ -662,3 +662,44 @@ def test_nested_columns_carried_past_many_equal_a_fresh_pass() -> None:
             assert sorted(map(id, s.__dict__["nested_top"])) == sorted(map(id, fresh.nested_top)), o.step.span
             checked += len(s.__dict__["nested_top"]) > 8
     assert checked > 40
+
+
+# ---------------------------------------------------------------------------- bounded suggestions and messages
+
+
+def test_suggestions_are_bounded_per_run_and_start_afresh() -> None:
+    """Thousands of unknown tables beside thousands of known ones: the first get "did you mean",
+    within the run's budget of name comparisons; later ones go without; the next run starts afresh
+    (its first unknown table gets its suggestion again)."""
+    from icelint.checker import lint_run
+    from icelint.config import load_config
+    from icelint.pipeline import replay_text
+    from icelint.rules import _help
+
+    n = 400
+    sql = "".join(f"CREATE TABLE db.orders_{i} (id int) USING iceberg;\n" for i in range(n))
+    sql += "".join(f"ALTER TABLE db.order_{i} ADD COLUMN c int;\n" for i in range(n))
+    rules = load_config().rules()
+    for _ in range(2):
+        found = [f for f in lint_run(replay_text(sql), rules) if f.rule == "ICE005"]
+        assert len(found) == n
+        hinted = [f for f in found if "did you mean" in (f.help or "")]
+        assert found[0].help.startswith("did you mean `db.orders_0`?")
+        # each asks over n names: the budget (ICE005 and ICE028 ask once each) allows about this many
+        assert 0 < len(hinted) < n and abs(len(hinted) - _help.SUGGESTION_BUDGET // (2 * n)) <= 1
+        assert all("did you mean" in (f.help or "") for f in found[: len(hinted)])
+
+
+def test_a_struct_in_a_message_lists_its_first_fields() -> None:
+    from icelint.pipeline import replay_text
+    from icelint.replay.common import SHOWN_FIELDS
+
+    for n in (3, SHOWN_FIELDS, SHOWN_FIELDS + 1, 400):
+        cols = ", ".join(f"c{i} int" for i in range(n))
+        run = replay_text(f"CREATE TABLE db.t ({cols}) USING iceberg;\nALTER TABLE db.t ALTER COLUMN nope COMMENT 'x';\n")
+        message = run.result.outcomes[1].error.message
+        listed = ", ".join(f"c{i}: int" for i in range(min(n, SHOWN_FIELDS)))
+        if n <= SHOWN_FIELDS:
+            assert message.endswith(f"with schema: struct<{listed}>")
+        else:
+            assert message.endswith(f"with schema: struct<{listed}, ... {n - SHOWN_FIELDS} more fields>")

@@ -10,7 +10,7 @@ from icelint.model.table import Schema, TableMetadata
 from icelint.model.types import ListType, MapType, NestedField, PrimitiveType, children, is_untyped
 from icelint.replay import names as name_index
 from icelint.replay import spark_types as sp
-from icelint.replay.common import Path, quoted
+from icelint.replay.common import Path, quoted, struct_text
 from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.schema_update import SchemaUpdate, dotted
 from icelint.replay.schemas import commit_schema
@@ -33,7 +33,7 @@ class ColumnsMixin:
         if found is None:
             raise ReplayError(
                 "unknown-column",
-                f"Missing field {dotted(path)} in table {step.table} with schema: {schema.struct}",
+                f"Missing field {dotted(path)} in table {step.table} with schema: {struct_text(schema)}",
                 "spark",
                 span=span,
                 column=dotted(path),
@@ -279,7 +279,7 @@ class ColumnsMixin:
         if target is None:
             raise ReplayError(
                 "unknown-column",
-                f"Missing field {dotted(ref)} in table {step.table} with schema: {schema.struct}",
+                f"Missing field {dotted(ref)} in table {step.table} with schema: {struct_text(schema)}",
                 "spark",
                 column=dotted(ref),
             )

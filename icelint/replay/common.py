@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import islice
 
 from icelint import changes as ch
 from icelint.replay.errors import ReplayError
@@ -17,6 +18,20 @@ def table_key(name: str) -> str:
     if len(parts) > 2:
         parts = parts[-2:]
     return ".".join(parts)
+
+
+SHOWN_FIELDS = 25  # Spark's spark.sql.debug.maxToStringFields: a struct in a message lists this many
+
+
+def struct_text(schema) -> str:
+    """`schema` as the `struct<...>` an error message quotes, its columns after the first
+    `SHOWN_FIELDS` counted, not listed (as Spark truncates a long struct): a table of thousands of
+    columns would put its whole schema in every message about it."""
+    fields = schema.fields
+    if len(fields) <= SHOWN_FIELDS:
+        return str(schema.struct)
+    shown = ", ".join(f"{f.name}: {f.type}" for f in islice(fields, SHOWN_FIELDS))
+    return f"struct<{shown}, ... {len(fields) - SHOWN_FIELDS} more fields>"
 
 
 def quoted(name: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from icelint.model.table import PartitionField, PartitionSpec, Schema, SortField, SortOrder
 from icelint.model.types import DecimalType, FixedType, ListType, MapType, PrimitiveType, Type, is_untyped
+from icelint.replay.common import struct_text
 from icelint.replay.errors import ReplayError, Unchecked
 from icelint.syntax.ast import Name, SortTerm, Transform
 
@@ -94,7 +95,7 @@ def resolve(t: Transform, schema: Schema, case_sensitive: bool = True) -> Term:
                 raise Unchecked(".".join(col.parts[:n]), above.type.reason)
         raise ReplayError(
             "unknown-column",
-            f"Cannot find field '{col.dotted}' in struct: {schema.struct}",
+            f"Cannot find field '{col.dotted}' in struct: {struct_text(schema)}",
             "iceberg",
             span=col.span,
             column=col.dotted,

@@ -168,11 +168,37 @@ def free_name(taken: Iterable[str], base: str, suffixes: tuple[str, ...] = ("_v2
     return f"{base}_v{n}"
 
 
+# `did_you_mean` compares a name with every known one (difflib's ratio: ~10 us a name). Asked once
+# per unknown table or column, thousands of times over thousands of names (a run naming many unknown
+# tables beside many known ones, unknown columns of a wide table), that was quadratic (issue 15 §3).
+# A run (`new_run`, called as each lint starts) spends at most this many name comparisons on
+# suggestions of more than SMALL names each; past it, those helps go without "did you mean" (their
+# other advice stays). Lists of up to SMALL names are always compared.
+SUGGESTION_BUDGET = 100_000
+SMALL = 64
+_spent = [0]
+
+
+def new_run() -> None:
+    """A new lint run: its suggestions start with the whole `SUGGESTION_BUDGET`."""
+    _spent[0] = 0
+
+
+def may_suggest(count: int) -> bool:
+    """Whether `did_you_mean` over `count` names fits in what is left of the run's budget (asked
+    before building a long list of names)."""
+    return count <= SMALL or _spent[0] + count <= SUGGESTION_BUDGET
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """`; did you mean `amount`?` when a known name is close to `name`, else ''."""
     import difflib
 
     known = list(dict.fromkeys(known))
+    if len(known) > SMALL:
+        if not may_suggest(len(known)):
+            return ""
+        _spent[0] += len(known)
     by_lower = {k.lower(): k for k in known}
     close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6)
     if not close or close[0] == name.lower() and by_lower[close[0]] == name:
@@ -210,6 +236,8 @@ def did_you_mean_column(schema, dotted_path: str) -> str:
 
     path = tuple(dotted_path.split("."))
     if len(path) == 1:
+        if not may_suggest(len(schema.fields)):
+            return ""
         return did_you_mean(path[0], [f.name for f in schema.fields])
     parent = schema.find(path[:-1], case_sensitive=False)
     if parent is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from icelint.model import types as it
-from icelint.rules._help import did_you_mean, did_you_mean_column, free_name, ident, path_sql, sql, table_sql, transform_sql, type_sql
+from icelint.rules._help import did_you_mean, did_you_mean_column, free_name, ident, may_suggest, path_sql, sql, table_sql, transform_sql, type_sql
 from icelint.rules._help_columns import free_column_name
 
 
@@ -180,6 +180,8 @@ def identifier_help(ctx, e) -> str:
 def known_table_hint(ctx) -> str:
     """`did you mean `db.events`? If not, ` from the tables the run knows (or '')."""
     result = ctx.whole_run()  # the tables at the end of the run
+    if not may_suggest(len(result.tables)):
+        return ""
     names = [result.display_names.get(k, k) for k, v in result.tables.items() if v is not None]
     hint = did_you_mean(ctx.table_name, names)
     return f"{hint} If not, " if hint else ""

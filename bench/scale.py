@@ -36,6 +36,8 @@ child alone, from `os.wait4` in a small wrapper process).
   ICE005 whose help looks for the table meant among the N known ones).
 - `unknown-columns`: N `ADD COLUMN`, then N statements each on a misspelled column (each an ICE005
   quoting the table's schema, its help looking for the column meant among the N).
+- `placeholders`: N statements each with a placeholder that has no value (each an ICE060; the
+  parse errors of statements holding one are dropped).
 - `big-50mb`: a 50 MB file of ~1.3 million statements over 500 columns (comments, renames, adds,
   drops): under 3 minutes within 4 GB. Not compared with sqlglot (`--no-big` leaves it out).
 
@@ -92,6 +94,12 @@ def unknown_tables(n: int) -> str:
 def unknown_columns(n: int) -> str:
     out = ["CREATE TABLE db.t (id bigint) USING iceberg;"] + [f"ALTER TABLE db.t ADD COLUMN col_{i} int;" for i in range(n)]
     out += [f"ALTER TABLE db.t ALTER COLUMN kol_{i} COMMENT 'x';" for i in range(n)]
+    return "\n".join(out) + "\n"
+
+
+def placeholders(n: int) -> str:
+    out = ["CREATE TABLE db.events (id bigint) USING iceberg;"]
+    out += [f"ALTER TABLE ${{schema}}.events ADD COLUMN c{i} int;" for i in range(n)]
     return "\n".join(out) + "\n"
 
 
@@ -240,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         add("unknown-tables", unknown_tables(n(6_250)), 2 * n(6_250))
     if want("unknown-columns"):
         add("unknown-columns", unknown_columns(n(6_250)), 2 * n(6_250) + 1)
+    if want("placeholders"):
+        add("placeholders", placeholders(n(12_500)), n(12_500) + 1)
     if want("case-sensitive"):
         add("case-sensitive", case_sensitive(n(6_250)), 2 * n(6_250) + 1)
     if want("emptied-structs"):

@@ -181,16 +181,24 @@ def adjust(findings: Sequence[Finding], parsed_files, maps: Mapping[str, FileMap
         if pf is None or not m.unresolved:
             continue
         index = m._sub_index()
-        holes = [index.position(start) for _, start, _ in m.unresolved]
-        for st in pf.statements:
+        holes = sorted(index.position(start) for _, start, _ in m.unresolved)
+        for st in pf.statements:  # the first hole at or after the statement's start: one search, not a scan
             sp = st.span
-            if any((sp.line, sp.column) <= h <= (sp.end_line, sp.end_column) for h in holes):
-                broken.setdefault(path, []).append(((sp.line, sp.column), (sp.end_line, sp.end_column)))
-    out = [
-        f
-        for f in findings
-        if not (f.rule == PARSE_ERROR and any(a <= (f.line, f.column) <= b for a, b in broken.get(f.path, ())))
-    ]
+            a, b = (sp.line, sp.column), (sp.end_line, sp.end_column)
+            k = bisect.bisect_left(holes, a)
+            if k < len(holes) and holes[k] <= b:
+                broken.setdefault(path, []).append((a, b))
+    starts = {path: [a for a, _ in ranges] for path, ranges in broken.items()}  # in file order: statements do not overlap
+
+    def in_broken(f: Finding) -> bool:
+        ranges = broken.get(f.path)
+        if not ranges:
+            return False
+        pos = (f.line, f.column)
+        k = bisect.bisect_right(starts[f.path], pos) - 1  # the last range starting at or before it
+        return k >= 0 and pos <= ranges[k][1]
+
+    out = [f for f in findings if not (f.rule == PARSE_ERROR and in_broken(f))]
     if rule.code in set(enabled):
         out += unresolved_findings({p: m for p, m in maps.items() if p in files}, rule)
     return in_report_order(out)

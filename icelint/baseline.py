@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from bisect import bisect_right
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -24,11 +25,13 @@ from icelint.source import InputError
 BOM = "\ufeff"
 
 
-def _statement_of(f: Finding, statements: Sequence[tuple[int, int, int, int]]) -> int | None:
+def _statement_of(f: Finding, statements: Sequence[tuple[int, int, int, int]], starts: Sequence[tuple[int, int]]) -> int | None:
+    """The statement holding the finding's position: the last one starting at or before it (the
+    statements of a file are in order and do not overlap; `starts` are their (line, column))."""
     pos = (f.line, f.column)
-    for i, (line, col, end_line, end_col) in enumerate(statements):
-        if (line, col) <= pos <= (end_line, end_col):
-            return i
+    i = bisect_right(starts, pos) - 1
+    if i >= 0 and pos <= (statements[i][2], statements[i][3]):
+        return i
     return None
 
 
@@ -41,27 +44,34 @@ def edit(text: str, statements: Sequence[tuple[int, int, int, int]], findings: S
     """`text` with a suppression before each statement that has findings (statements: 1-based
     (line, column, end_line, end_column) in `text`), and how many suppressions it added."""
     wanted: dict[int, list[str]] = {}
+    starts = [(line, col) for line, col, _, _ in statements]
     for f in findings:
-        k = _statement_of(f, statements)
+        k = _statement_of(f, statements, starts)
         if k is not None and f.rule not in wanted.setdefault(k, []):
             wanted[k].append(f.rule)
     if not wanted:
         return text, 0
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.splitlines(keepends=True)
-    # from the bottom up, so that earlier positions stay valid
-    for k in sorted(wanted, reverse=True):
-        line, col = statements[k][0], statements[k][1]
-        codes = sorted(wanted[k])
-        current = lines[line - 1]
-        before = current[: col - 1]
-        indent = before[: len(before) - len(before.lstrip(" \t"))]
-        if k > 0 and statements[k - 1][2] == line and before.strip():
-            # the statement before ends on this line: start this one on a line of its own
-            lines[line - 1 : line] = [before.rstrip(" \t") + newline, indent + comment(codes, reason) + newline, indent + current[col - 1 :]]
-        else:
-            lines.insert(line - 1, indent + comment(codes, reason) + newline)
-    return "".join(lines), len(wanted)
+    on_line: dict[int, list[int]] = {}  # 0-based line → the statements with findings starting on it
+    for k in wanted:
+        on_line.setdefault(statements[k][0] - 1, []).append(k)
+    replaced: dict[int, list[str]] = {}  # 0-based line → the lines it becomes (one pass joins them: no insert per statement)
+    for i, ks in on_line.items():
+        current, above, below = lines[i], [], []
+        for k in sorted(ks, reverse=True):  # from the right, so that earlier columns stay valid
+            col = statements[k][1]
+            codes = sorted(wanted[k])
+            before = current[: col - 1]
+            indent = before[: len(before) - len(before.lstrip(" \t"))]
+            if k > 0 and statements[k - 1][2] == i + 1 and before.strip():
+                # the statement before ends on this line: start this one on a line of its own
+                below[0:0] = [indent + comment(codes, reason) + newline, indent + current[col - 1 :]]
+                current = before.rstrip(" \t") + newline
+            else:
+                above.insert(0, indent + comment(codes, reason) + newline)
+        replaced[i] = [*above, current, *below]
+    return "".join(piece for i, line in enumerate(lines) for piece in replaced.get(i, (line,))), len(wanted)
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -127,7 +127,7 @@ class _Linter:
                 whole = False
         d = ctx.diff
         if d.removed or d.changed:
-            history.record(d, where(outcome.step.span))
+            history.record(d, where(outcome.step.span) if d.removed else "")  # the place names a drop only
         if outcome.accepted:
             for _, f in d.added:
                 history.added_at[f.id] = outcome.step.index

@@ -95,13 +95,25 @@ class _FileIndex:
     """Statements of one file, and which statement each comment belongs to."""
 
     def __init__(self, parsed: ParsedFile, source: SourceFile | None) -> None:
-        self.spans = sorted((s.span for s in parsed.statements), key=lambda sp: sp.start)
-        self.starts = [sp.start for sp in self.spans]
-        self.positions = [(sp.line, sp.column) for sp in self.spans]
+        self._statements = parsed.statements
         self.text = source.text if source else ""
         self._path = parsed.path
         self._has_source = source is not None
         self._comments = parsed.comments
+
+    # Built when a comment or a finding asks (a file without directives: never; a long file's
+    # statements would each compute their line and column)
+    @cached_property
+    def spans(self) -> list[Span]:
+        return sorted((s.span for s in self._statements), key=lambda sp: sp.start)
+
+    @cached_property
+    def starts(self) -> list[int]:
+        return [sp.start for sp in self.spans]
+
+    @cached_property
+    def positions(self) -> list[tuple[int, int]]:
+        return [(sp.line, sp.column) for sp in self.spans]
 
     @cached_property
     def comment_ends(self) -> dict[int, int]:

@@ -140,7 +140,7 @@ def _drop_of_no_table(ctx: RuleContext, e, table: str) -> Finding:
     if_exists = _help.sql(f"DROP TABLE IF EXISTS {_help.table_sql(table)}{' PURGE' if ctx.changes[0].purge else ''}")
     where = ctx.result.absent.get(ctx.outcome.table or "")
     span = _positions.error_span(ctx, e)
-    if where is not None:
+    if e.never_known and where is not None:  # (a table the run made and dropped is reported below)
         return ctx.finding(
             RULE,
             f"table `{table}` does not exist in {where}: Spark fails here with [TABLE_OR_VIEW_NOT_FOUND]",

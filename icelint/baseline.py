@@ -15,24 +15,13 @@ from __future__ import annotations
 
 import os
 import tempfile
-from bisect import bisect_right
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from icelint.findings import Finding
-from icelint.source import InputError
+from icelint.source import InputError, containing
 
 BOM = "\ufeff"
-
-
-def _statement_of(f: Finding, statements: Sequence[tuple[int, int, int, int]], starts: Sequence[tuple[int, int]]) -> int | None:
-    """The statement holding the finding's position: the last one starting at or before it (the
-    statements of a file are in order and do not overlap; `starts` are their (line, column))."""
-    pos = (f.line, f.column)
-    i = bisect_right(starts, pos) - 1
-    if i >= 0 and pos <= (statements[i][2], statements[i][3]):
-        return i
-    return None
 
 
 def comment(codes: Iterable[str], reason: str) -> str:
@@ -44,9 +33,11 @@ def edit(text: str, statements: Sequence[tuple[int, int, int, int]], findings: S
     """`text` with a suppression before each statement that has findings (statements: 1-based
     (line, column, end_line, end_column) in `text`), and how many suppressions it added."""
     wanted: dict[int, list[str]] = {}
+    # the statement holding each finding (a file's statements are in order and do not overlap)
     starts = [(line, col) for line, col, _, _ in statements]
+    ends = [(end_line, end_col) for _, _, end_line, end_col in statements]
     for f in findings:
-        k = _statement_of(f, statements, starts)
+        k = containing(starts, ends, (f.line, f.column))
         if k is not None and f.rule not in wanted.setdefault(k, []):
             wanted[k].append(f.rule)
     if not wanted:

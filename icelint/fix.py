@@ -12,7 +12,6 @@ This module is pure data and text: no file IO (the CLI writes files), no rule lo
 
 from __future__ import annotations
 
-from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
 from enum import Enum
@@ -47,7 +46,7 @@ class Edit:
     @classmethod
     def at(cls, text: str, start: int, end: int, content: str, starts: Sequence[int] | None = None) -> Edit:
         """An edit of `text[start:end]`, its rows and columns computed from the text, or from its
-        `line_starts` when given (a caller making many edits of one long text: no scan per edit)."""
+        `source.line_starts` when given (a caller making many edits of one long text: no scan per edit)."""
         if starts is not None:
             row, end_row = bisect_right(starts, start), bisect_right(starts, end)
             return cls(start, end, content, row, start - starts[row - 1] + 1, end_row, end - starts[end_row - 1] + 1)
@@ -116,17 +115,6 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     if a[0] == a[1] or b[0] == b[1]:  # an insertion overlaps only a range strictly around it, or the same point
         return a == b or (b[0] < a[0] < b[1]) or (a[0] < b[0] < a[1])
     return a[0] < b[1] and b[0] < a[1]
-
-
-def line_starts(text: str) -> array:
-    """The offset of each line's first character in `text` (for `Edit.at`)."""
-    out = array("q", (0,))
-    find = text.find
-    i = find("\n")
-    while i >= 0:
-        out.append(i + 1)
-        i = find("\n", i + 1)
-    return out
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from icelint.findings import Finding
-from icelint.fix import Applicability, Edit, Fix, apply_fixes, line_starts
-from icelint.source import InputError
+from icelint.fix import Applicability, Edit, Fix, apply_fixes
+from icelint.source import InputError, line_starts
 
 MAX_PASSES = 100  # as ruff; a pass is a whole check and takes one fix per table, so a chain of n fixes on one table needs n passes
 BOM = "\ufeff"
@@ -74,7 +74,7 @@ def adapt(findings: list[Finding], texts: dict[str, str], skip: Iterable[str] = 
 
 
 class LineStarts:
-    """`fix.line_starts(text)`, computed on first use: the rows and columns of many edits of one
+    """`source.line_starts(text)`, computed on first use: the rows and columns of many edits of one
     long text without a scan of the text per edit (N deleted statements were quadratic)."""
 
     __slots__ = ("text", "_starts")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, Sequence
 
 from icelint.findings import Finding, in_report_order
-from icelint.source import InputError, LineIndex, SourceFile
+from icelint.source import InputError, LineIndex, SourceFile, containing
 
 PLACEHOLDER = re.compile(r"\$\{(?P<name>[A-Za-z_][\w.:\-]*)\}")
 PARSE_ERROR = "ICE006"
@@ -188,15 +188,12 @@ def adjust(findings: Sequence[Finding], parsed_files, maps: Mapping[str, FileMap
             k = bisect.bisect_left(holes, a)
             if k < len(holes) and holes[k] <= b:
                 broken.setdefault(path, []).append((a, b))
-    starts = {path: [a for a, _ in ranges] for path, ranges in broken.items()}  # in file order: statements do not overlap
+    # in file order: statements do not overlap
+    bounds = {path: ([a for a, _ in ranges], [b for _, b in ranges]) for path, ranges in broken.items()}
 
     def in_broken(f: Finding) -> bool:
-        ranges = broken.get(f.path)
-        if not ranges:
-            return False
-        pos = (f.line, f.column)
-        k = bisect.bisect_right(starts[f.path], pos) - 1  # the last range starting at or before it
-        return k >= 0 and pos <= ranges[k][1]
+        got = bounds.get(f.path)
+        return got is not None and containing(*got, (f.line, f.column)) is not None
 
     out = [f for f in findings if not (f.rule == PARSE_ERROR and in_broken(f))]
     if rule.code in set(enabled):

@@ -9,7 +9,7 @@ from array import array
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 
 class InputError(Exception):
@@ -171,18 +171,33 @@ def read_bytes(path: str | Path, missing: str, directory: str, label: str | None
         raise InputError(f"{name}: cannot read: {e.strerror or e}") from None
 
 
+def line_starts(text: str) -> array:
+    """The offset of each line's first character in `text`: 8 bytes a line, not a list slot and an
+    int object (40)."""
+    out = array("q", (0,))
+    find = text.find
+    i = find("\n")
+    while i >= 0:
+        out.append(i + 1)
+        i = find("\n", i + 1)
+    return out
+
+
+def containing(starts: Sequence, ends: Sequence, pos) -> int | None:
+    """The index of the range holding `pos` among ranges in order that do not overlap (range i runs
+    from `starts[i]` to `ends[i]`, both included; positions compare as (line, column) tuples or
+    offsets), or None: one binary search, not a scan of the ranges."""
+    i = bisect.bisect_right(starts, pos) - 1
+    return i if i >= 0 and pos <= ends[i] else None
+
+
 class LineIndex:
     """Maps character offsets of one text to 1-based (line, column)."""
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
-        self._starts = array("q", (0,))  # 8 bytes a line, not a list slot and an int object (40)
-        find = text.find
-        i = find("\n")
-        while i >= 0:
-            self._starts.append(i + 1)
-            i = find("\n", i + 1)
+        self._starts = line_starts(text)
 
     @classmethod
     def shared(cls, path: str, text: str) -> LineIndex:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from icelint.findings import Finding, Severity
 from icelint.lazy import cached_property
-from icelint.source import LineIndex, SourceFile, Span
+from icelint.source import LineIndex, SourceFile, Span, containing
 from icelint.syntax.ast import ParsedFile
 
 if TYPE_CHECKING:
@@ -148,11 +148,12 @@ class _FileIndex:
             return k  # at the end of the statement's last line
         return k + 1 if k + 1 < len(self.spans) else None  # on the lines before the next statement
 
+    @cached_property
+    def ends(self) -> list[tuple[int, int]]:
+        return [(sp.end_line, sp.end_column) for sp in self.spans]
+
     def statement_at(self, line: int, column: int) -> int | None:
-        k = bisect.bisect_right(self.positions, (line, column)) - 1
-        if k >= 0 and (line, column) <= (self.spans[k].end_line, self.spans[k].end_column):
-            return k
-        return None
+        return containing(self.positions, self.ends, (line, column))
 
 
 def collect(parsed: ParsedFile, index: _FileIndex) -> list[Directive]:

@@ -607,7 +607,8 @@ def test_relied_on_equals_the_scan_of_every_later_statement() -> None:
 
 @pytest.mark.parametrize("seed", range(30))
 def test_edit_rows_from_line_starts_equal_the_scan(seed: int) -> None:
-    from icelint.fix import Edit, line_starts
+    from icelint.fix import Edit
+    from icelint.source import line_starts
 
     rng = random.Random(seed)
     text = "".join(rng.choice(["a", ";", " ", "\n", "\r\n", "é", "\n\n"]) for _ in range(rng.randint(0, 200)))

@@ -38,6 +38,10 @@ child alone, from `os.wait4` in a small wrapper process).
   quoting the table's schema, its help looking for the column meant among the N).
 - `placeholders`: N statements each with a placeholder that has no value (each an ICE060; the
   parse errors of statements holding one are dropped).
+- `rename-back`: N `ADD COLUMN`, then N renames of one column away and back (each rename gives
+  the table an older schema id again, as Iceberg reuses an identical schema).
+- `rename-cycles`: N `ADD COLUMN`, then N renames of 150 columns in turn, away and back (each
+  reuses a schema last current 300 statements before: one the replay keeps as a difference).
 - `big-50mb`: a 50 MB file of ~1.3 million statements over 500 columns (comments, renames, adds,
   drops): under 3 minutes within 4 GB. Not compared with sqlglot (`--no-big` leaves it out).
 
@@ -114,6 +118,24 @@ def emptied_structs(n: int) -> str:
     out = ["CREATE TABLE db.t (id bigint) USING iceberg;"]
     for i in range(n):
         out += [f"ALTER TABLE db.t ADD COLUMN s{i} struct<a:int>;", f"ALTER TABLE db.t DROP COLUMN s{i}.a;"]
+    return "\n".join(out) + "\n"
+
+
+def rename_back(n: int) -> str:
+    """N `ADD COLUMN`, then N renames of one column and back: every rename gives the table an older
+    schema id again (Iceberg reuses an identical schema), on a table of N columns."""
+    out = ["CREATE TABLE db.t (id bigint) USING iceberg;"] + [f"ALTER TABLE db.t ADD COLUMN c{i} int;" for i in range(n)]
+    out += ["ALTER TABLE db.t RENAME COLUMN c0 TO x;" if i % 2 == 0 else "ALTER TABLE db.t RENAME COLUMN x TO c0;" for i in range(n)]
+    return "\n".join(out) + "\n"
+
+
+def rename_cycles(n: int) -> str:
+    """N `ADD COLUMN`, then N renames of 150 columns in turn, away and back: each rename reuses a
+    schema last current 300 statements before (older than the versions the replay keeps whole)."""
+    out = ["CREATE TABLE db.t (id bigint) USING iceberg;"] + [f"ALTER TABLE db.t ADD COLUMN c{i} int;" for i in range(n)]
+    for i in range(n):
+        c = i % 150
+        out.append(f"ALTER TABLE db.t RENAME COLUMN c{c} TO d{c};" if (i // 150) % 2 == 0 else f"ALTER TABLE db.t RENAME COLUMN d{c} TO c{c};")
     return "\n".join(out) + "\n"
 
 
@@ -254,6 +276,10 @@ def main(argv: list[str] | None = None) -> int:
         add("case-sensitive", case_sensitive(n(6_250)), 2 * n(6_250) + 1)
     if want("emptied-structs"):
         add("emptied-structs", emptied_structs(n(6_250)), 2 * n(6_250) + 1)
+    if want("rename-back"):
+        add("rename-back", rename_back(n(6_250)), 2 * n(6_250) + 1)
+    if want("rename-cycles"):
+        add("rename-cycles", rename_cycles(n(6_250)), 2 * n(6_250) + 1)
     if want("suppressions"):
         add("suppressions", suppressions(n(50_000)), 1)
     if want("nested-comments"):

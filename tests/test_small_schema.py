@@ -114,15 +114,14 @@ def test_the_newest_wide_version_builds_its_id_table_once_and_passes_it_on(monke
     from icelint.replay.engine import Replay
 
     cols = ", ".join(f"c{i} int" for i in range(100))
-    # a rename there and back makes the schema of the CREATE current again (an older version, reused:
-    # it holds no lookup table), and appending a column resolves names only: no id table is built
+    # appending a column resolves names only: no id table is built
     sql = f"CREATE TABLE db.w (id bigint, {cols}) USING iceberg;\n" + (
-        "ALTER TABLE db.w RENAME COLUMN c0 TO d0;\nALTER TABLE db.w RENAME COLUMN d0 TO c0;\n"
+        "SET spark.sql.shuffle.partitions = 1;\nSET spark.sql.shuffle.partitions = 2;\n"
         "ALTER TABLE db.w ADD COLUMN e0 int;\nALTER TABLE db.w ADD COLUMN e1 int;\nALTER TABLE db.w ADD COLUMN e2 int;\n"
     )
     steps = parse_sources([SourceFile("w.sql", sql)], trees=False).steps
     replay = Replay()
-    newest = [replay.apply(s).after.schema for s in steps[:5]][-1]
+    newest = [o.after.schema for o in map(replay.apply, steps[:5]) if o.after is not None][-1]
     assert "_lower_names" in newest.__dict__ and "_top_ids" not in newest.__dict__
 
     def no_scan(*_):

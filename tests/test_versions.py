@@ -77,17 +77,21 @@ def _long_script(seed: int, width: int, statements: int) -> str:
 
 
 def _stream(text: str):
-    """Lint `text` streamed; each schema version as it was when made (its fields, its JSON)."""
+    """Lint `text` streamed; each schema version as it was when it was last made current (its
+    fields, its JSON): a version reused later takes the fields of the one its commit made (`adopt`)."""
     parsed = parse_sources([SourceFile("long.sql", text)])
     seen: dict[int, tuple[Schema, tuple, dict]] = {}
     ropes = _ROPES
     ropes.clear()
     result, outcomes = Replay(None).stream(parsed.steps)
+    last = None
     for o in outcomes:
         s = o.after.schema if o.after is not None else None
-        if s is not None and id(s) not in seen and not versions.is_retired(s):
+        if s is not None and s is not last and not versions.is_retired(s):
+            if id(s) not in seen:
+                ropes.append(isinstance(s.fields, Rope))
             seen[id(s)] = (s, tuple(s.fields), s.to_json())
-            ropes.append(isinstance(s.fields, Rope))
+        last = s
     return result, list(seen.values())
 
 
@@ -266,3 +270,99 @@ def test_splice_of_shared_chunks_is_the_splice_of_the_fields(seed: int) -> None:
         assert len(back) == len(cur) and all(x is y for x, y in zip(back, cur))
         old = new
     assert seen_in_place and seen_other  # both ways through `splice` were taken
+
+
+def _renames_back(width: int, times: int, cycle: int = 1) -> str:
+    """A table of `width` columns, then `times` renames of `cycle` columns in turn, away and back:
+    from the second statement on, each commit gives the table an older schema id again."""
+    out = [f"CREATE TABLE db.t (id bigint, {', '.join(f'c{i} int' for i in range(width))}) USING iceberg;"]
+    for i in range(times):
+        c = i % cycle
+        away = (i // cycle) % 2 == 0
+        out.append(f"ALTER TABLE db.t RENAME COLUMN c{c} TO x{c};" if away else f"ALTER TABLE db.t RENAME COLUMN x{c} TO c{c};")
+    return "\n".join(out) + "\n"
+
+
+def test_a_reused_version_moves_on_at_the_cost_of_the_change(monkeypatch) -> None:
+    """A rename undone gives the table its older schema id again (Iceberg's `reuseOrCreateNewSchemaId`):
+    the older version becomes current, takes the fields of the version the commit made (equal to its
+    own) and what the replay carried to it, and the next commit moves its lookup tables and locator
+    on from there. Neither is built again from every column per statement (quadratic on a table as
+    wide as the script is long), and the version is not retired while it is among the newest."""
+    from icelint.model import chain
+
+    located, revived = [], []
+    locate, revive = chain._locate, versions.revive
+    monkeypatch.setattr(chain, "_locate", lambda chunks: located.append(1) or locate(chunks))
+    monkeypatch.setattr(versions, "revive", lambda schema: revived.append(1) or revive(schema))
+    result, made = _stream(_renames_back(300, 400))
+    schemas = result.tables["db.t"].schemas
+    assert [s.schema_id for s in schemas] == [0, 1]  # two versions, each current 200 times
+    current = [o.after.schema for o in result.outcomes]
+    assert all(s is schemas[i % 2] for i, s in enumerate(current))
+    assert len(located) <= 2 and not revived  # was: a locator of 300 columns and a revival per statement
+    assert schemas[0].top_level("c0") is schemas[0].fields[1] and schemas[1].top_level("x0") is schemas[1].fields[1]
+    assert schemas[0].top_level("x0") is None and schemas[1].top_level("c0") is None
+
+
+def _lint(text: str):
+    parsed = parse_sources([SourceFile("long.sql", text)])
+    found, result = lint_replay(Replay(None), parsed.steps, ALL_RULES)
+    ids = [o.after.schema.schema_id if o.after is not None else None for o in result.outcomes]
+    return found, ids, {k: v.to_json() if v is not None else None for k, v in result.tables.items()}
+
+
+def test_a_version_reused_again_and_again_is_revived_once(monkeypatch) -> None:
+    """Renames of 150 columns in turn, away and back: each commit reuses a version last current 300
+    statements before, retired since. Revived once, it is kept whole from then on (not retired and
+    revived at each round): about one revival per version, not one per statement."""
+    revived = []
+    revive = versions.revive
+    monkeypatch.setattr(versions, "revive", lambda schema: revived.append(schema) or revive(schema))
+    result, made = _stream(_renames_back(300, 1500, 150))
+    assert len(result.tables["db.t"].schemas) == 300
+    assert 150 <= len(revived) <= 300  # not one per statement (1,200 reuses)
+
+
+@pytest.mark.parametrize(
+    "width,times,cycle,replace",
+    [(40, 300, 1, False), (300, 400, 1, False), (300, 900, 150, False), (100, 700, 20, False), (300, 700, 1, True), (100, 900, 150, True)],
+)
+def test_reused_versions_lint_and_read_as_without_adopting(monkeypatch, width: int, times: int, cycle: int, replace: bool) -> None:
+    """Adopting, and keeping a reused version whole while it is among the newest, change nothing
+    anyone reads: the findings, each statement's schema id, every version's JSON are those of a
+    replay that does neither and retires nothing (`replace`: the table dropped and created again
+    halfway, while versions reused are among the newest)."""
+    from icelint.replay import schemas as replay_schemas
+
+    text = _renames_back(width, times, cycle)
+    if replace:
+        lines = text.splitlines(keepends=True)
+        half = len(lines) // 2
+        text = "".join([*lines[:half], "DROP TABLE db.t;\n", lines[0], *lines[half:]])
+    adopted = []
+    monkeypatch.setattr(replay_schemas, "adopt", lambda older, new: adopted.append(1) or versions.adopt(older, new))
+    got = _lint(text)
+    if not replace:
+        assert len(adopted) == times - (2 * cycle - 1)  # every commit after the first round trip reused an older version
+    monkeypatch.setattr(engine, "UNDO_KEPT", 3)
+    assert _lint(text) == got  # reused versions retired and revived all along
+    monkeypatch.setattr(replay_schemas, "adopt", lambda older, new: None)
+    monkeypatch.setattr(engine, "retire", lambda older, newer: False)
+    monkeypatch.setattr(engine, "UNDO_KEPT", versions.CHECKPOINT * 4)
+    assert _lint(text) == got
+
+
+def test_a_retired_version_reused_is_compared_without_its_identity() -> None:
+    """`same_as` on an older version that let its derived values go decides by the fields (its
+    identity would be a pass over every field); the answer is the same both ways round."""
+    from icelint.model.types import INT, NestedField
+
+    fields = [NestedField(i, f"c{i}", INT) for i in range(300)]
+    old, newer = Schema(0, Rope(fields)), Schema(1, Rope([*fields[:5], NestedField(5, "x", INT), *fields[6:]]))
+    old.__dict__["_retired"] = newer.__dict__["_retired"] = None  # as a replay's versions hold it
+    assert versions.retire(old, newer)
+    twin = Schema(2, Rope(list(fields)))
+    assert old.same_as(twin) and twin.same_as(old)
+    assert "_identity" not in old.__dict__ and "_index" not in old.__dict__
+    assert not old.same_as(newer) and not newer.same_as(old)

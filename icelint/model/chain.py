@@ -237,13 +237,15 @@ def _same(chunk: tuple, items: list, start: int) -> bool:
     return 0 <= start and end <= len(items) and all(map(operator.is_, chunk, items[start:end]))
 
 
-def share(old: Sequence[Any], new: list, locate: bool = True) -> tuple | Rope:
+def share(old: Sequence[Any], new: list, locate: bool = True, ends: tuple[int, int] | None = None) -> tuple | Rope:
     """`tuple(new)`, as a Rope reusing the chunks of `old` that hold the same objects in `new`.
 
     Chunks are reused from both ends; the ones between, and a partly filled neighbour, are made
     again (so that appending one field at a time keeps chunks full, not one per field). The new
     Rope takes `old`'s locator (see `patch`), unless `locate` is False (an older version made again
-    from a newer one, `versions.revive`: the newer keeps its own).
+    from a newer one, `versions.revive`: the newer keeps its own). `ends`: how many items at the
+    front and at the back are known to be the same objects in both (as `same_ends` finds them, or
+    fewer), when the caller knows where it changed `new` (no pass over every item).
     """
     n = len(new)
     if n <= 2 * CHUNK:
@@ -251,7 +253,7 @@ def share(old: Sequence[Any], new: list, locate: bool = True) -> tuple | Rope:
     if not isinstance(old, Rope):
         return Rope(new)
     chunks = old._chunks
-    head, tail = same_ends(old, new)
+    head, tail = same_ends(old, new) if ends is None else ends
     front: list[tuple] = []
     pos = 0
     for chunk in chunks:

@@ -124,6 +124,19 @@ def _patch(table: dict, changes, which: int) -> dict:
     return table
 
 
+def _knows_identity(schema: Any) -> bool:
+    """Whether `schema._identity` costs no pass over every field: known (carried by the replay), or
+    not a replayed version (a metadata file's reads it from the JSON; one made whole, from its fields)."""
+    d = schema.__dict__
+    return "_identity" in d or "field_count" in d or ("_retired" not in d and "_undo" not in d and "_pred" not in d)
+
+
+def forget_built(schema: Any) -> None:
+    """Drop the lookup tables the LRU holds for `schema` (its fields are about to be other objects)."""
+    for key in [k for k, v in _BUILT.items() if v[0] is schema]:  # at most `_BUILT_MAX`
+        del _BUILT[key]
+
+
 def _take_table(schema: Any, name: str) -> Any:
     """`schema`'s own table `name` (from its dict or the LRU), removed from it; None when it has none."""
     table = schema.__dict__.pop(name, None)
@@ -348,8 +361,11 @@ class Schema:
         """Iceberg's `sameSchema`: same struct and identifier fields (the schema id is ignored)."""
         if self is other:
             return True
-        if self._identity != other._identity:
-            return False
+        if _knows_identity(self) and _knows_identity(other):
+            if self._identity != other._identity:
+                return False
+        # else: an older version of a replay that let its derived values go (`versions.py`): its
+        # identity would be computed from every field again; the comparison of the fields decides alone
         mine, theirs = self.__dict__.get("id_xor"), other.__dict__.get("id_xor")
         if mine is not None and theirs is not None and mine != theirs:
             return False  # a quick no, when both are known: the full comparison decides otherwise

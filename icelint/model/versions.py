@@ -15,6 +15,14 @@ versions after it are followed to the first one that is not retired and their di
 on one list; it, and every `CHECKPOINT`th version on the way, keep their fields from then on (see
 `revive`). Every other attribute is derived from the fields and computed again when asked. `tests/test_versions.py`
 compares each version with the version as it was before it was retired.
+
+A commit that makes a schema equal to an older one gives the table that older version's id again
+(Iceberg's `reuseOrCreateNewSchemaId`: a rename undone, a comment set back). The older version then
+becomes current and `adopt`s the fields of the version the commit made (equal to its own, as other
+objects) with what the replay carried to it, so that its lookup tables and locator move on from it
+at the cost of the change. The streamed replay does not retire a version while it is among the
+newest `UNDO_KEPT` again, nor, once one has been reused, ever: it is likely to be reused again (a
+column renamed back and forth), and each reuse of a retired version revives it.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from operator import is_, is_not
 from typing import Any, Sequence
 
 from icelint.model.chain import CHUNK, Rope, same_ends, share
-from icelint.model.table import Schema  # `table` reads this module only when a retired version is read
+from icelint.model.table import Schema, forget_built  # `table` reads this module only when a retired version is read
 
 MAX_SPLICE = 2 * CHUNK  # a version whose difference holds more fields than this (a far reorder) is kept whole
 
@@ -53,6 +61,26 @@ def retire(older: Any, newer: Any) -> bool:
 _KEPT = frozenset({"schema_id", "identifier_field_ids", "_retired"})
 
 
+def adopt(older: Any, new: Any) -> None:
+    """`older`, an earlier version a commit reuses because `new` equals it (Iceberg gives the table
+    its schema id back: a rename undone, a comment set back), takes `new`'s fields (equal to its
+    own, as other objects) and what the replay carried to `new`: the values, and then the lookup
+    tables and the fields' locator, which move on from it at the cost of the change, as from a
+    version just made. Without this each reuse rebuilds them from every column (a table of 12,000
+    columns renaming one back and forth: quadratic). Its links to its neighbours go (`_undo`,
+    `_pred`): the versions around it follow them only when they check out. Only replayed versions
+    (`Schema`): a metadata file's own (`LazySchema`) keeps its fields and JSON as read."""
+    d = older.__dict__
+    for k in [k for k in d if k not in _KEPT]:
+        del d[k]
+    forget_built(older)
+    for k, v in new.__dict__.items():
+        if k not in _KEPT:
+            d[k] = v
+    d["fields"] = new.__dict__["fields"]
+    d["_retired"] = None
+
+
 def is_retired(schema: Any) -> bool:
     return schema.__dict__.get("_retired") is not None
 
@@ -76,19 +104,25 @@ def revive(schema: Any) -> Sequence[Any]:
         s = retired[0]
     made = s.fields
     fields = list(made)
+    head = tail = len(fields)  # the items at each end no difference touched: the same objects as `made`'s
     for k in range(len(todo) - 1, -1, -1):  # the newest retired first, `schema` last
         r = todo[k]
         _, start, removed, *items = r.__dict__["_retired"]
         if removed >= 0:
             fields[start : start + removed] = items
+            stop = start + len(items)
         else:  # a column moved: the `-removed` from `start` hold it at the other end
             stop = start - removed
             if items[0] == _LAST_FIRST:
                 fields.insert(start, fields.pop(stop - 1))
             else:
                 fields.insert(stop - 1, fields.pop(start))
+        head = min(head, start)
+        tail = min(tail, len(fields) - stop)
         if k % CHECKPOINT == 0:
-            made = share(made, fields, locate=False)  # a tuple up to `2 * CHUNK` fields, as any version
+            ends = (head, min(tail, min(len(made), len(fields)) - head))  # never overlapping, as `same_ends`
+            made = share(made, fields, locate=False, ends=ends)  # a tuple up to `2 * CHUNK` fields, as any version
+            head = tail = len(fields)
             d = r.__dict__
             d["_retired"] = None
             d["fields"] = made

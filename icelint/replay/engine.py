@@ -197,6 +197,8 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
                               final=False, steps=steps)  # fmt: skip
 
         recent: dict[str, deque] = {}  # table → its newest schema versions (see `forget_link`)
+        held: dict[int, int] = {}  # id of a version → how many times it is in a `recent` deque
+        reused: set[int] = set()  # ids of older versions a commit made current again (`versions.adopt`)
 
         def outcomes() -> Iterator[Outcome]:
             append, apply = result.outcomes.append, self.apply
@@ -208,11 +210,26 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
                 if after is not None and (before is None or after.schema is not before.schema):
                     versions = recent.get(o.table) if before is not None else None
                     if versions is None:  # a table created (or replaced): its own chain
-                        versions = recent[o.table] = deque(maxlen=UNDO_KEPT + 1)
-                    versions.append(after.schema)
+                        for v in recent.pop(o.table, ()):  # the replaced table's versions: no longer counted
+                            n = held.pop(id(v), 1) - 1
+                            if n:
+                                held[id(v)] = n
+                        versions = recent[o.table] = deque()
+                    schema = after.schema
+                    if schema is not after.schemas[-1]:
+                        reused.add(id(schema))
+                    versions.append(schema)
+                    held[id(schema)] = held.get(id(schema), 0) + 1
                     if len(versions) > UNDO_KEPT:
-                        forget_link(versions[0], versions[1])
-                        retire(versions[0], versions[1])  # kept as its difference from the next
+                        old = versions.popleft()
+                        n = held[id(old)] - 1
+                        if n:  # an older version reused (a rename undone) and still among the newest: kept whole
+                            held[id(old)] = n
+                            continue
+                        del held[id(old)]
+                        forget_link(old, versions[0])
+                        if id(old) not in reused:  # one reused once may be again: it stays whole, not revived each time
+                            retire(old, versions[0])  # kept as its difference from the next
             result.final = True
 
         return result, outcomes()

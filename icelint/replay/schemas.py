@@ -12,6 +12,7 @@ from icelint.model.diff import diff as schema_diff
 from icelint.model.chain import Chain
 from icelint.model.table import PartitionSpec, Schema, SortOrder, TableMetadata, index_schema
 from icelint.model.types import V3_ONLY, NestedField, PrimitiveType
+from icelint.model.versions import adopt
 from icelint.replay import partitioning as pt
 from icelint.replay.common import Path
 from icelint.replay.errors import ReplayError
@@ -80,7 +81,9 @@ def commit_schema(
         check_format_types(meta.format_version, (*d.added, *((p, new) for p, new, _ in d.changed)))
     schemas, schema = add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema), own=True)
     schema_id = schema.schema_id
-    if schema.fields is new_schema.fields:  # `new_schema` itself, added (or an older schema of the same fields, reused)
+    if schema is not new_schema and schema.__class__ is Schema:
+        adopt(schema, new_schema)  # an older version reused: it moves on from here as `new_schema` would have
+    if schema.__dict__.get("fields") is new_schema.fields:  # `new_schema` itself, added, or an older version adopting it
         schema.carry_indexes(current, d)
         schema.__dict__["field_count"] = new_schema.field_count
     renamed = d.renamed

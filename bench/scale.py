@@ -42,6 +42,9 @@ child alone, from `os.wait4` in a small wrapper process).
   the table an older schema id again, as Iceberg reuses an identical schema).
 - `rename-cycles`: N `ADD COLUMN`, then N renames of 150 columns in turn, away and back (each
   reuses a schema last current 300 statements before: one the replay keeps as a difference).
+- `rename-back-state`: N renames of one column back and forth against a metadata.json of N
+  columns (1.3 MB at N = 12,500) whose two schema versions hold the two names (each rename gives
+  the table one of the file's schema ids again).
 - `big-50mb`: a 50 MB file of ~1.3 million statements over 500 columns (comments, renames, adds,
   drops): under 3 minutes within 4 GB. Not compared with sqlglot (`--no-big` leaves it out).
 
@@ -137,6 +140,28 @@ def rename_cycles(n: int) -> str:
         c = i % 150
         out.append(f"ALTER TABLE db.t RENAME COLUMN c{c} TO d{c};" if (i // 150) % 2 == 0 else f"ALTER TABLE db.t RENAME COLUMN d{c} TO c{c};")
     return "\n".join(out) + "\n"
+
+
+def rename_back_state(n: int) -> tuple[str, str]:
+    """N renames of one column back and forth against a metadata.json of N columns whose two schema
+    versions are the two names: every rename gives the table one of the file's schema ids again
+    (the older one read lazily, from the text when the file has 4 MB or more). (SQL, metadata JSON.)"""
+    import json
+
+    fields = [{"id": 1, "name": "id", "required": False, "type": "long"}]
+    fields += [{"id": i + 2, "name": f"c{i}", "required": False, "type": "int"} for i in range(n)]
+    renamed = [dict(f) for f in fields]
+    renamed[1]["name"] = "x"
+    meta = {
+        "format-version": 2, "table-uuid": "9c12d441-03fe-4693-9a96-a0705ddf69c1", "location": "s3://b/db/t",
+        "last-sequence-number": 0, "last-updated-ms": 1700000000000, "last-column-id": n + 1,
+        "schemas": [{"type": "struct", "schema-id": 0, "fields": fields}, {"type": "struct", "schema-id": 1, "fields": renamed}],
+        "current-schema-id": 1, "default-spec-id": 0, "partition-specs": [{"spec-id": 0, "fields": []}],
+        "last-partition-id": 999, "default-sort-order-id": 0, "sort-orders": [{"order-id": 0, "fields": []}],
+        "properties": {}, "current-snapshot-id": -1, "refs": {}, "snapshots": [], "snapshot-log": [], "metadata-log": [],
+    }  # fmt: skip
+    sql = ["ALTER TABLE db.t RENAME COLUMN x TO c0;" if i % 2 == 0 else "ALTER TABLE db.t RENAME COLUMN c0 TO x;" for i in range(n)]
+    return "\n".join(sql) + "\n", json.dumps(meta)
 
 
 def suppressions(n: int) -> str:
@@ -280,6 +305,11 @@ def main(argv: list[str] | None = None) -> int:
         add("rename-back", rename_back(n(6_250)), 2 * n(6_250) + 1)
     if want("rename-cycles"):
         add("rename-cycles", rename_cycles(n(6_250)), 2 * n(6_250) + 1)
+    if want("rename-back-state"):
+        sql, meta = rename_back_state(n(12_500))
+        add("rename-back-state", sql, n(12_500))
+        (OUT / "rename-back-state.metadata.json").write_text(meta, encoding="utf-8")
+        cases[-1].extra = ["--metadata", "db.t=rename-back-state.metadata.json"]
     if want("suppressions"):
         add("suppressions", suppressions(n(50_000)), 1)
     if want("nested-comments"):

@@ -366,3 +366,59 @@ def test_a_retired_version_reused_is_compared_without_its_identity() -> None:
     assert old.same_as(twin) and twin.same_as(old)
     assert "_identity" not in old.__dict__ and "_index" not in old.__dict__
     assert not old.same_as(newer) and not newer.same_as(old)
+
+
+def _two_schema_metadata(width: int) -> bytes:
+    """A v2 table of `width` columns whose current schema (id 1) renamed `c0` (id 2) to `x`."""
+    import json
+
+    fields = [{"id": 1, "name": "id", "required": False, "type": "long"}]
+    fields += [{"id": i + 2, "name": f"c{i}", "required": False, "type": "int"} for i in range(width)]
+    renamed = [dict(f) for f in fields]
+    renamed[1]["name"] = "x"
+    meta = {
+        "format-version": 2, "table-uuid": "9c12d441-03fe-4693-9a96-a0705ddf69c1", "location": "s3://b/db/t",
+        "last-sequence-number": 0, "last-updated-ms": 1700000000000, "last-column-id": width + 1,
+        "schemas": [{"type": "struct", "schema-id": 0, "fields": fields}, {"type": "struct", "schema-id": 1, "fields": renamed}],
+        "current-schema-id": 1, "default-spec-id": 0, "partition-specs": [{"spec-id": 0, "fields": []}],
+        "last-partition-id": 999, "default-sort-order-id": 0, "sort-orders": [{"order-id": 0, "fields": []}],
+        "properties": {}, "current-snapshot-id": -1, "refs": {}, "snapshots": [], "snapshot-log": [], "metadata-log": [],
+    }  # fmt: skip
+    return json.dumps(meta).encode()
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_metadata_files_older_schema_reused_keeps_its_json(monkeypatch, fast: bool) -> None:
+    """Renaming back to a metadata file's older schema (read lazily; from the text, `fast`, for files
+    of 4 MB or more) gives the table that schema's id again: it adopts the fields the commit made
+    like a replayed version, keeps the rest of what it read (its JSON passed through as written),
+    and lints and reads as without adopting; no lookup table or locator is built per statement."""
+    from icelint.model import chain, fastload
+    from icelint.model.metadata import parse_metadata_bytes
+    from icelint.model.table import LazySchema
+    from icelint.replay import schemas as replay_schemas
+
+    if fast:
+        monkeypatch.setattr(fastload, "THRESHOLD", 0)
+    data = _two_schema_metadata(300)
+    text = "".join("ALTER TABLE db.t RENAME COLUMN x TO c0;\n" if i % 2 == 0 else "ALTER TABLE db.t RENAME COLUMN c0 TO x;\n" for i in range(400))
+    steps = parse_sources([SourceFile("m.sql", text)]).steps
+
+    def lint():
+        meta = parse_metadata_bytes(data, "t.metadata.json")
+        older = meta.schemas[0]
+        assert isinstance(older, LazySchema) and (older.__class__.__name__ == "TextSchema") == fast
+        found, result = lint_replay(Replay({"db.t": meta}), steps, ALL_RULES)
+        ids = [o.after.schema.schema_id for o in result.outcomes]
+        return older, found, ids, result.tables["db.t"].to_json()
+
+    located = []
+    locate = chain._locate
+    monkeypatch.setattr(chain, "_locate", lambda chunks: located.append(1) or locate(chunks))
+    older, *got = lint()
+    assert got[1] == [0, 1] * 200 and len(got[2]["schemas"]) == 2
+    assert len(located) <= 4  # was: one locator of 300 columns per statement
+    assert older.__dict__.get("_adopted") and older.to_json()["fields"] is older._raw["fields"]
+    assert older.top_level("c0") is older.fields[1] and older.top_level("x") is None
+    monkeypatch.setattr(replay_schemas, "adopt", lambda older, new: None)
+    assert list(lint()[1:]) == got

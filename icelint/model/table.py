@@ -837,7 +837,7 @@ class LazySchema(Schema):
                                       {"name": "value", "id": t["value-id"], "type": t["value"]}], path))  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
-        if "_fields" in self.__dict__:
+        if "_fields" in self.__dict__ and "_adopted" not in self.__dict__:  # adopted: fields equal to the JSON's
             return super().to_json()
         out: dict[str, Any] = {"type": "struct", "schema-id": self.schema_id}
         if self.identifier_field_ids:

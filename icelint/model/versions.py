@@ -68,17 +68,27 @@ def adopt(older: Any, new: Any) -> None:
     tables and the fields' locator, which move on from it at the cost of the change, as from a
     version just made. Without this each reuse rebuilds them from every column (a table of 12,000
     columns renaming one back and forth: quadratic). Its links to its neighbours go (`_undo`,
-    `_pred`): the versions around it follow them only when they check out. Only replayed versions
-    (`Schema`): a metadata file's own (`LazySchema`) keeps its fields and JSON as read."""
+    `_pred`): the versions around it follow them only when they check out. An older schema of a
+    metadata file (`LazySchema`) keeps its JSON as read (`to_json` passes it through)."""
     d = older.__dict__
-    for k in [k for k in d if k not in _KEPT]:
+    plain = older.__class__ is Schema
+    for k in [k for k in d if k not in _KEPT] if plain else [k for k in _DERIVED if k in d]:
         del d[k]
     forget_built(older)
-    for k, v in new.__dict__.items():
-        if k not in _KEPT:
-            d[k] = v
-    d["fields"] = new.__dict__["fields"]
+    carried = new.__dict__
+    for k in carried if plain else _DERIVED:
+        if k not in _KEPT and k in carried:
+            d[k] = carried[k]
+    fields = d["fields"] = carried["fields"]
+    if not plain:  # its `fields` is a property reading `_fields`; the rest of its dict (its JSON) stays
+        d["_fields"] = fields
+        d["_adopted"] = True
     d["_retired"] = None
+
+
+# what a version computes from its fields and the replay carries or moves from version to version
+_DERIVED = ("_lower_names", "_top_ids", "_index", "_exact_names", "_undo", "_pred", "_binds",
+            "nested_top", "top_hash", "dotted_top", "id_xor", "field_count", "_identity")  # fmt: skip
 
 
 def is_retired(schema: Any) -> bool:

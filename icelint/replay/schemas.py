@@ -81,7 +81,7 @@ def commit_schema(
         check_format_types(meta.format_version, (*d.added, *((p, new) for p, new, _ in d.changed)))
     schemas, schema = add_schema(meta.schemas, new_schema, meta.current_schema_id, meta.schemas_like(new_schema), own=True)
     schema_id = schema.schema_id
-    if schema is not new_schema and schema.__class__ is Schema:
+    if schema is not new_schema and isinstance(schema, Schema):
         adopt(schema, new_schema)  # an older version reused: it moves on from here as `new_schema` would have
     if schema.__dict__.get("fields") is new_schema.fields:  # `new_schema` itself, added, or an older version adopting it
         schema.carry_indexes(current, d)

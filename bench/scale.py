@@ -45,6 +45,8 @@ child alone, from `os.wait4` in a small wrapper process).
 - `rename-back-state`: N renames of one column back and forth against a metadata.json of N
   columns (1.3 MB at N = 12,500) whose two schema versions hold the two names (each rename gives
   the table one of the file's schema ids again).
+- `identifier-adds`: a table with an identifier field, then N `ADD COLUMN`.
+- `move-back`: N `ADD COLUMN`, then N moves of one column first and back (each an ICE017).
 - `big-50mb`: a 50 MB file of ~1.3 million statements over 500 columns (comments, renames, adds,
   drops): under 3 minutes within 4 GB. Not compared with sqlglot (`--no-big` leaves it out).
 
@@ -162,6 +164,21 @@ def rename_back_state(n: int) -> tuple[str, str]:
     }  # fmt: skip
     sql = ["ALTER TABLE db.t RENAME COLUMN x TO c0;" if i % 2 == 0 else "ALTER TABLE db.t RENAME COLUMN c0 TO x;" for i in range(n)]
     return "\n".join(sql) + "\n", json.dumps(meta)
+
+
+def identifier_adds(n: int) -> str:
+    """A table with an identifier field, then N `ADD COLUMN` (each update finds and validates the
+    identifier field in the schema it makes)."""
+    out = ["CREATE TABLE db.t (id bigint NOT NULL) USING iceberg;", "ALTER TABLE db.t SET IDENTIFIER FIELDS id;"]
+    out += [f"ALTER TABLE db.t ADD COLUMN c{i} int;" for i in range(n)]
+    return "\n".join(out) + "\n"
+
+
+def move_back(n: int) -> str:
+    """N `ADD COLUMN`, then N moves of one column first and back (each an ICE017 comparing the two orders)."""
+    out = ["CREATE TABLE db.t (id bigint) USING iceberg;"] + [f"ALTER TABLE db.t ADD COLUMN c{i} int;" for i in range(n)]
+    out += ["ALTER TABLE db.t ALTER COLUMN c5 FIRST;" if i % 2 == 0 else "ALTER TABLE db.t ALTER COLUMN c5 AFTER c4;" for i in range(n)]
+    return "\n".join(out) + "\n"
 
 
 def suppressions(n: int) -> str:
@@ -310,6 +327,10 @@ def main(argv: list[str] | None = None) -> int:
         add("rename-back-state", sql, n(12_500))
         (OUT / "rename-back-state.metadata.json").write_text(meta, encoding="utf-8")
         cases[-1].extra = ["--metadata", "db.t=rename-back-state.metadata.json"]
+    if want("identifier-adds"):
+        add("identifier-adds", identifier_adds(n(12_500)), n(12_500) + 2)
+    if want("move-back"):
+        add("move-back", move_back(n(6_250)), 2 * n(6_250) + 1)
     if want("suppressions"):
         add("suppressions", suppressions(n(50_000)), 1)
     if want("nested-comments"):

@@ -235,6 +235,50 @@ def test_rope_shares_chunks_and_reads_as_the_tuple(seed: int) -> None:
         version, current = shared, new
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_same_ends_of_two_ropes_equals_the_item_passes(seed: int) -> None:
+    """Between two Ropes, `same_ends` skips the chunks they share at each end: the same counts as the
+    item-by-item passes, for versions made from each other (one change, appends, moves, deletes),
+    for unrelated Ropes holding the same objects, and for a Rope against itself."""
+    from itertools import compress, count
+    from operator import is_not
+
+    from icelint.model.chain import CHUNK, Rope, appended, same_ends, share
+
+    def plain(a, b):
+        a, b = tuple(a), tuple(b)
+        shortest = min(len(a), len(b))
+        head = next(compress(count(), map(is_not, a, b)), shortest)
+        tail = next(compress(count(), map(is_not, reversed(a), reversed(b))), shortest)
+        return head, min(tail, shortest - head)
+
+    rng = random.Random(seed)
+    objs = [object() for _ in range(12 * CHUNK)]
+    current = objs[: rng.randint(3 * CHUNK, 10 * CHUNK)]
+    versions = [Rope(current)]
+    for _ in range(25):
+        new = list(current)
+        op = rng.random()
+        if op < 0.25:
+            made = appended(versions[-1], [objs[rng.randrange(len(objs))] for _ in range(rng.randint(1, 40))])
+            new = list(made)
+        else:
+            if op < 0.45 and len(new) > 3 * CHUNK:
+                del new[rng.randrange(len(new))]
+            elif op < 0.75:
+                new[rng.randrange(len(new))] = objs[rng.randrange(len(objs))]
+            else:
+                new.insert(rng.randrange(len(new)), new.pop(rng.randrange(len(new))))
+            made = share(versions[-1], new)
+        if isinstance(made, Rope):
+            versions.append(made)
+            current = new
+    versions.append(Rope(list(versions[-1])))  # the same objects, chunks of its own
+    pairs = [(a, b) for a in versions for b in versions]
+    for a, b in rng.sample(pairs, min(len(pairs), 300)) + [(versions[0], versions[0])]:
+        assert same_ends(a, b) == plain(a, b)
+
+
 def test_appended_reads_as_the_tuple_and_keeps_the_old_chunks() -> None:
     from icelint.model.chain import CHUNK, Rope, appended
 
@@ -813,3 +857,99 @@ def test_add_suppressions_edit_equals_the_scan(seed: int) -> None:
         findings.append(Finding(rule=rng.choice(["ICE001", "ICE011", "ICE019"]), name="n", severity=Severity.ERROR, path="m.sql",
                                 line=line, column=rng.randint(1, 40), end_line=line, end_column=41, message="m", help=None))  # fmt: skip
     assert edit(text, statements, findings, "why") == _edit_by_scan(text, statements, findings, "why")
+
+
+# ---------------------------------------------------------------------------- identifier fields
+
+
+def _identifier_script(rng: random.Random) -> str:
+    """A table with identifier fields (top-level, and nested in a required struct), then schema
+    changes of every kind, some on the identifier columns themselves (renamed, widened, made
+    optional, dropped, replaced by REPLACE COLUMNS, moved), some rejected."""
+    out = ["CREATE TABLE db.t (id bigint NOT NULL, k int NOT NULL, s struct<a: int NOT NULL, b: int> NOT NULL, "
+           "o struct<z: int NOT NULL>, v string) USING iceberg;",
+           rng.choice(["ALTER TABLE db.t SET IDENTIFIER FIELDS id, k;", "ALTER TABLE db.t SET IDENTIFIER FIELDS id, s.a;",
+                       "ALTER TABLE db.t SET IDENTIFIER FIELDS k;", "ALTER TABLE db.t SET IDENTIFIER FIELDS o.z;"])]  # fmt: skip
+    names = ["id", "k", "v", "s", "o"]
+    for i in range(rng.randint(5, 25)):
+        c = rng.choice(names)
+        out.append(rng.choice([
+            f"ALTER TABLE db.t ADD COLUMN n{i} int;",
+            f"ALTER TABLE db.t RENAME COLUMN {c} TO r{i};",
+            "ALTER TABLE db.t ALTER COLUMN k TYPE bigint;",
+            f"ALTER TABLE db.t ALTER COLUMN {c} DROP NOT NULL;",
+            f"ALTER TABLE db.t DROP COLUMN {c};",
+            f"ALTER TABLE db.t ALTER COLUMN {c} COMMENT 'c{i}';",
+            f"ALTER TABLE db.t ALTER COLUMN {c} FIRST;",
+            "ALTER TABLE db.t RENAME COLUMN s.a TO aa;",
+            "ALTER TABLE db.t ADD COLUMN s.c int;",
+            "ALTER TABLE db.t REPLACE COLUMNS (id bigint, k int, w string);",
+            "ALTER TABLE db.t REPLACE COLUMNS (id bigint NOT NULL, w string);",
+            "ALTER TABLE db.t REPLACE COLUMNS (id bigint NOT NULL, k int NOT NULL, s struct<a: int NOT NULL> NOT NULL);",
+            "ALTER TABLE db.t SET IDENTIFIER FIELDS id;",
+            "ALTER TABLE db.t DROP IDENTIFIER FIELDS k;",
+        ]))  # fmt: skip
+        if "RENAME COLUMN" in out[-1] and " s.a " not in out[-1]:
+            names[names.index(c)] = f"r{i}"
+    return "\n".join(out) + "\n"
+
+
+def test_identifier_lookups_in_an_update_equal_the_new_schemas(monkeypatch) -> None:
+    """`SchemaUpdate.apply` finds and validates the identifier fields in the schema it made from the
+    old version's lookup tables and its record of the replaced fields (`schema_update._Updated`): the
+    same answers as the new schema's own look-ups, and the same verdicts and errors."""
+    from icelint.pipeline import replay_text
+    from icelint.replay import schema_update
+
+    asked = []
+
+    class Checked(schema_update._Updated):
+        def find(self, path):
+            got = super().find(path)
+            assert got is self.new.find(path), path
+            asked.append(path)
+            return got
+
+        def field_by_id(self, field_id):
+            got = super().field_by_id(field_id)
+            assert got is self.new.field_by_id(field_id), field_id
+            return got
+
+        def name_of(self, field_id):
+            assert super().name_of(field_id) == self.new.name_of(field_id), field_id
+            return super().name_of(field_id)
+
+        def ancestors(self, field_id):
+            assert super().ancestors(field_id) == self.new.ancestors(field_id), field_id
+            return super().ancestors(field_id)
+
+    rejected = 0
+    for seed in range(80):
+        sql = _identifier_script(random.Random(seed))
+        monkeypatch.setattr(schema_update, "_Updated", Checked)
+        run = replay_text(sql)
+        monkeypatch.setattr(schema_update, "_Updated", lambda old, new, top: new)  # the new schema itself
+        plain = replay_text(sql)
+        verdicts = [(o.accepted, o.error.message if o.error else None) for o in run.result.outcomes]
+        assert verdicts == [(o.accepted, o.error.message if o.error else None) for o in plain.result.outcomes]
+        assert run.result.tables["db.t"].to_json() == plain.result.tables["db.t"].to_json()
+        rejected += sum("identifier field" in (m or "") for _, m in verdicts)
+    assert len(asked) > 300 and rejected > 20  # identifier fields found, and some rejected, in the updates
+
+
+def test_a_field_an_update_replaced_is_not_found_under_its_old_name() -> None:
+    """No SQL reaches it (an identifier column renamed is looked up by its new name; one deleted is
+    refused before), but `_Updated` answers as the new schema would: the old name is gone."""
+    from icelint.replay.schema_update import _Updated
+
+    t = PrimitiveType("int")
+    a, b = NestedField(1, "a", t, True), NestedField(2, "b", t, True)
+    old = Schema(0, (a, b))
+    a2 = NestedField(1, "a2", t, True)
+    new = Schema(0, (a2, b))
+    view = _Updated(old, new, {1: (a, a2)})
+    for path in (("a",), ("a2",), ("b",), ("c",)):
+        assert view.find(path) is new.find(path)
+    assert view.field_by_id(1) is a2 and view.name_of(1) == "a2" and view.ancestors(1) == []
+    gone = _Updated(old, Schema(0, (b,)), {1: (a, None)})
+    assert gone.find(("a",)) is None and gone.field_by_id(1) is None and gone.name_of(1) is None

@@ -308,11 +308,30 @@ def appended(old: Sequence[Any], added: Sequence[Any]) -> tuple | Rope:
 def same_ends(a: Sequence[Any], b: Sequence[Any]) -> tuple[int, int]:
     """How many items of `a` and `b` are the same objects at the front, and then at the back
     (never overlapping the front): C-level passes that stop at the first difference (no list of
-    the whole length)."""
+    the whole length). Two Ropes skip the chunks they share whole, at each end."""
+    if a.__class__ is Rope and b.__class__ is Rope:
+        return _rope_same_ends(a, b)  # type: ignore[arg-type]
     shortest = min(len(a), len(b))
     head = next(compress(count(), map(operator.is_not, a, b)), shortest)
     tail = next(compress(count(), map(operator.is_not, reversed(a), reversed(b))), shortest)
     return head, min(tail, shortest - head)
+
+
+def _rope_same_ends(a: Rope, b: Rope) -> tuple[int, int]:
+    """`same_ends` of two Ropes: the chunks they share at the front (and at the back) hold the same
+    objects at the same places, so only the items from the first differing chunk on are compared:
+    O(chunks), not O(items), between two versions of a wide table one change apart."""
+    ca, cb = a._chunks, b._chunks
+    shortest = min(a._n, b._n)
+    k = next(compress(count(), map(operator.is_not, ca, cb)), min(len(ca), len(cb)))
+    p = sum(map(len, ca[:k]))
+    head = p + next(compress(count(), map(operator.is_not, chain_from(ca[k:]), chain_from(cb[k:]))), shortest - p)
+    m = next(compress(count(), map(operator.is_not, reversed(ca), reversed(cb))), min(len(ca), len(cb)))
+    q = sum(map(len, ca[len(ca) - m :]))
+    rest_a = chain_from(map(reversed, reversed(ca[: len(ca) - m])))
+    rest_b = chain_from(map(reversed, reversed(cb[: len(cb) - m])))
+    tail = q + next(compress(count(), map(operator.is_not, rest_a, rest_b)), shortest - q)
+    return head, max(0, min(tail, shortest - head))
 
 
 def patch(

@@ -73,7 +73,7 @@ class LayoutMixin:
         new = Schema(schema.schema_id, schema.fields, tuple(sorted(set(ids))))
         for fid in new.identifier_field_ids:
             try:
-                validate_identifier_field(new, fid)
+                validate_identifier_field(schema, fid)  # the same fields: the current version's lookup tables
             except ReplayError as e:
                 e.layer = "iceberg"
                 raise

@@ -312,9 +312,10 @@ class SchemaUpdate:
             new = Schema(schema.schema_id, patched)
         if not self.identifier_names:
             return new
+        view = _Updated(schema, new, self.changes_at.get(ROOT) or {})
         ids: list[int] = []
         for name in sorted(self.identifier_names):
-            f = new.find(name)
+            f = view.find(name)
             if f is None:
                 raise _iae(
                     f"Cannot add field {dotted(name)} as an identifier field: not found in current schema or added columns",
@@ -322,7 +323,7 @@ class SchemaUpdate:
                 )
             ids.append(f.id)
         for fid in sorted(ids):
-            validate_identifier_field(new, fid)
+            validate_identifier_field(view, fid)  # type: ignore[arg-type]
         return Schema(schema.schema_id, new.fields, tuple(sorted(ids)))
 
     def _patch_top(self, schema: Schema):
@@ -465,6 +466,46 @@ class SchemaUpdate:
             req = vu.required if vu is not None else t.value_required
             return MapType(t.key_id, t.key, t.value_id, vt, req)
         return t
+
+
+class _Updated:
+    """The look-ups `SchemaUpdate.apply` makes in the schema it made (the identifier fields found by
+    name, then validated), answered for top-level fields from the old version's lookup tables and
+    the update's record of the top-level fields it replaced, added or deleted (`changes_at[ROOT]`):
+    the new `Schema` has no lookup tables yet, and building them is a pass over every column, once
+    per statement on a table with identifier fields. Nested paths ask the new schema itself."""
+
+    def __init__(self, old: Schema, new: Schema, top: dict) -> None:
+        self.old, self.new, self.top = old, new, top
+        self.made = {n.name: n for o, n in top.values() if n is not None}  # exact names, as `find` matches
+
+    def find(self, path) -> NestedField | None:
+        if len(path) != 1:
+            return self.new.find(path)
+        hit = self.made.get(path[0])
+        if hit is not None:
+            return hit
+        f = self.old.top_level(path[0])
+        return None if f is None or f.id in self.top else f  # replaced: under its new name, if any, in `made`
+
+    def field_by_id(self, field_id: int) -> NestedField | None:
+        entry = self.top.get(field_id)
+        if entry is not None:
+            return entry[1]
+        return self.old.top_field(field_id) or self.new.field_by_id(field_id)
+
+    def _is_top(self, field_id: int) -> bool:
+        entry = self.top.get(field_id)
+        return entry[1] is not None if entry is not None else self.old.top_field(field_id) is not None
+
+    def name_of(self, field_id: int) -> str | None:
+        if self._is_top(field_id):
+            f = self.field_by_id(field_id)
+            return f.name if f is not None else None
+        return self.new.name_of(field_id)
+
+    def ancestors(self, field_id: int) -> list[NestedField]:
+        return [] if self._is_top(field_id) else self.new.ancestors(field_id)
 
 
 def validate_identifier_field(schema: Schema, field_id: int) -> None:

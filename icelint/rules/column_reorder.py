@@ -31,11 +31,12 @@ CREATE VIEW db.users_by_last_name AS SELECT id, last_name, first_name FROM db.us
 from __future__ import annotations
 
 from itertools import compress, count, islice, repeat
-from operator import attrgetter, eq, is_not
+from operator import attrgetter, eq
 from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.model.chain import same_ends
 from icelint.model.table import Schema
 from icelint.model.types import children
 from icelint.rules._base import Rule, RuleContext
@@ -150,9 +151,7 @@ def _shifts(before: Schema, after: Schema, parent: int | None, limit: int) -> tu
     if old is None or new is None:
         return [], 0
     n_old, n_new = len(old), len(new)
-    head = next(compress(count(), map(is_not, old, new)), min(n_old, n_new))
-    room = min(n_old, n_new) - head
-    tail = min(next(compress(count(), map(is_not, reversed(old), reversed(new))), room), room)
+    head, tail = same_ends(old, new)  # two versions of a wide table: the chunks they share are skipped whole
     old_pos = {f.id: i for i, f in enumerate(islice(old, head, n_old - tail), head)}
     out = [(f.name, old_pos[f.id], i) for i, f in enumerate(islice(new, head, n_new - tail), head)
            if f.id in old_pos and old_pos[f.id] != i]

@@ -47,6 +47,9 @@ child alone, from `os.wait4` in a small wrapper process).
   the table one of the file's schema ids again).
 - `identifier-adds`: a table with an identifier field, then N `ADD COLUMN`.
 - `move-back`: N `ADD COLUMN`, then N moves of one column first and back (each an ICE017).
+- `partition-evolution`: N partition changes on one table (a bucket field added, then dropped, on
+  another column each time: thousands of specs).
+- `sort-orders`: N `WRITE ORDERED BY` on one table, each a pair of columns not used before.
 - `big-50mb`: a 50 MB file of ~1.3 million statements over 500 columns (comments, renames, adds,
   drops): under 3 minutes within 4 GB. Not compared with sqlglot (`--no-big` leaves it out).
 
@@ -178,6 +181,27 @@ def move_back(n: int) -> str:
     """N `ADD COLUMN`, then N moves of one column first and back (each an ICE017 comparing the two orders)."""
     out = ["CREATE TABLE db.t (id bigint) USING iceberg;"] + [f"ALTER TABLE db.t ADD COLUMN c{i} int;" for i in range(n)]
     out += ["ALTER TABLE db.t ALTER COLUMN c5 FIRST;" if i % 2 == 0 else "ALTER TABLE db.t ALTER COLUMN c5 AFTER c4;" for i in range(n)]
+    return "\n".join(out) + "\n"
+
+
+def partition_evolution(n: int) -> str:
+    """A table of 200 columns, then N partition changes: a bucket field added, then dropped, each on
+    another column and bucket count (a new spec almost every statement: thousands of specs)."""
+    out = [f"CREATE TABLE db.t (id bigint, {', '.join(f'c{i} int' for i in range(200))}) USING iceberg;"]
+    for i in range(n):
+        k = i - i % 2
+        verb = "ADD" if i % 2 == 0 else "DROP"
+        out.append(f"ALTER TABLE db.t {verb} PARTITION FIELD bucket({k % 97 + 2}, c{k % 200});")
+    return "\n".join(out) + "\n"
+
+
+def sort_orders(n: int) -> str:
+    """A table of 200 columns, then N `WRITE ORDERED BY` two columns, a pair not used before each
+    time (a new sort order per statement)."""
+    out = [f"CREATE TABLE db.t (id bigint, {', '.join(f'c{i} int' for i in range(200))}) USING iceberg;"]
+    for i in range(n):
+        a, b = i % 200, (i // 200) % 200
+        out.append(f"ALTER TABLE db.t WRITE ORDERED BY c{a}, c{b + 1 if b == a else b};")
     return "\n".join(out) + "\n"
 
 
@@ -331,6 +355,10 @@ def main(argv: list[str] | None = None) -> int:
         add("identifier-adds", identifier_adds(n(12_500)), n(12_500) + 2)
     if want("move-back"):
         add("move-back", move_back(n(6_250)), 2 * n(6_250) + 1)
+    if want("partition-evolution"):
+        add("partition-evolution", partition_evolution(n(12_500)), n(12_500) + 1)
+    if want("sort-orders"):
+        add("sort-orders", sort_orders(n(12_500)), n(12_500) + 1)
     if want("suppressions"):
         add("suppressions", suppressions(n(50_000)), 1)
     if want("nested-comments"):

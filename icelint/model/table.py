@@ -638,7 +638,10 @@ class TableMetadata:
 
     @cached_property
     def spec(self) -> PartitionSpec:
-        for s in self.specs:
+        specs = self.specs
+        if specs and specs[-1].spec_id == self.default_spec_id:  # mostly the newest (a long evolution: no scan)
+            return specs[-1]
+        for s in specs:
             if s.spec_id == self.default_spec_id:
                 return s
         raise KeyError(self.default_spec_id)
@@ -669,7 +672,10 @@ class TableMetadata:
 
     @cached_property
     def sort_order(self) -> SortOrder:
-        for s in self.sort_orders:
+        orders = self.sort_orders
+        if orders and orders[-1].order_id == self.default_sort_order_id:  # mostly the newest: no scan
+            return orders[-1]
+        for s in orders:
             if s.order_id == self.default_sort_order_id:
                 return s
         return UNSORTED

@@ -29,11 +29,13 @@ class LayoutMixin:
                 upd.add_field(c.name, pt.resolve(c.new, schema))
         new_spec = upd.apply()
         specs, spec_id = add_spec(meta.specs, new_spec)
-        if spec_id not in {s.spec_id for s in meta.specs}:
+        if specs is not meta.specs:  # a new spec (an existing one reused keeps the specs as they are)
             pt.check_spec_compatible(new_spec, schema)
             if meta.format_version == 1:
                 _check_sequential(new_spec)
-        spec = next(s for s in specs if s.spec_id == spec_id)
+            spec = specs[-1]
+        else:
+            spec = pt.spec_index(specs).by_id[spec_id]
         return meta.evolve(
             specs=specs,
             default_spec_id=spec_id,
@@ -94,27 +96,29 @@ class LayoutMixin:
 
 
 def add_spec(specs: tuple[PartitionSpec, ...], new: PartitionSpec) -> tuple[tuple[PartitionSpec, ...], int]:
-    new_id = 0
-    for s in specs:
-        if new.compatible_with(s):
-            return specs, s.spec_id
-        if new_id <= s.spec_id:
-            new_id = s.spec_id + 1
-    return specs + (PartitionSpec(new_id, new.fields),), new_id
+    """`reuseOrCreateNewSpecId`: the first compatible spec's id, else a new spec of the highest id + 1
+    (looked up in the specs' index, `partitioning.SpecIndex`, not by a scan of every spec)."""
+    index = pt.spec_index(specs)
+    found = index.compatible.get(pt.compatibility_key(new))
+    if found is not None:
+        return specs, found
+    new_id = index.max_id + 1
+    return pt.appended_spec(specs, PartitionSpec(new_id, new.fields)), new_id
 
 
 def _add_sort_order(orders: tuple[SortOrder, ...], new: SortOrder) -> tuple[tuple[SortOrder, ...], int]:
+    """`reuseOrCreateNewSortOrderId`: unsorted is id 0; the first order with the same fields, else the
+    highest id + 1 (at least 1), looked up in the orders' index (`partitioning.OrderIndex`)."""
+    index = pt.order_index(orders)
     if not new.fields:
-        if not any(o.order_id == 0 for o in orders):
+        if 0 not in index.ids:
             orders = (UNSORTED,) + orders
         return orders, 0
-    new_id = 1
-    for o in orders:
-        if o.fields == new.fields:
-            return orders, o.order_id
-        if new_id <= o.order_id:
-            new_id = o.order_id + 1
-    return orders + (SortOrder(new_id, new.fields),), new_id
+    found = index.by_fields.get(new.fields)
+    if found is not None:
+        return orders, found
+    new_id = index.max_id + 1
+    return pt.appended_order(orders, SortOrder(new_id, new.fields)), new_id
 
 
 def _check_sequential(spec: PartitionSpec) -> None:

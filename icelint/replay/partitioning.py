@@ -286,15 +286,10 @@ class SpecUpdate:
         self.adds.append(new)
 
     def _recycle_or_create(self, term: Term, name: str | None) -> PartitionField:
-        if self.format_version >= 2:
-            seen: set[PartitionField] = set()
-            for spec in self.specs:
-                for f in spec.fields:
-                    if f in seen:
-                        continue
-                    seen.add(f)
-                    if f.source_id == term.source_id and f.transform == term.transform and (name is None or f.name == name):
-                        return f
+        if self.format_version >= 2:  # the first field of any spec with this source and transform (and name)
+            found = spec_index(self.specs).first(term.source_id, term.transform, name)
+            if found is not None:
+                return found
         self.last_id += 1
         return PartitionField(term.source_id, self.last_id, name if name is not None else update_name(term), term.transform)
 
@@ -360,3 +355,113 @@ def sort_field(term: Term, st: SortTerm) -> SortField:
     else:
         null_order = "nulls-first" if st.nulls_first else "nulls-last"
     return SortField(term.transform, term.source_id, direction, null_order)
+
+
+class SpecIndex:
+    """Look-ups over a table's partition specs, in spec order: the first spec compatible with a new
+    one (`add_spec`), a spec by id, the highest id, and the first field of any spec with a source,
+    a transform and maybe a name (`SpecUpdate._recycle_or_create`). A scan of every spec per
+    statement would make a long partition evolution quadratic: the index is built once for a specs
+    tuple and moved on to the tuple that appends a spec to it (`spec_index`, `appended_spec`)."""
+
+    __slots__ = ("compatible", "by_id", "max_id", "first_field", "first_named")
+
+    def __init__(self, specs) -> None:
+        self.compatible: dict[tuple, int] = {}
+        self.by_id: dict[int, PartitionSpec] = {}
+        self.max_id = -1
+        self.first_field: dict[tuple[int, str], PartitionField] = {}
+        self.first_named: dict[tuple[int, str, str], PartitionField] = {}
+        for spec in specs:
+            self.add(spec)
+
+    def add(self, spec: PartitionSpec) -> None:
+        self.compatible.setdefault(compatibility_key(spec), spec.spec_id)  # the first compatible wins
+        self.by_id.setdefault(spec.spec_id, spec)
+        self.max_id = max(self.max_id, spec.spec_id)
+        for f in spec.fields:
+            self.first_field.setdefault((f.source_id, f.transform), f)
+            self.first_named.setdefault((f.source_id, f.transform, f.name), f)
+
+    def first(self, source_id: int, transform: str, name: str | None) -> PartitionField | None:
+        if name is None:
+            return self.first_field.get((source_id, transform))
+        return self.first_named.get((source_id, transform, name))
+
+
+def compatibility_key(spec: PartitionSpec) -> tuple:
+    """Equal for two specs exactly when `PartitionSpec.compatible_with` holds (the id ignored)."""
+    return tuple((f.field_id, f.source_id, f.transform, f.name) for f in spec.fields)
+
+
+class OrderIndex:
+    """Look-ups over a table's sort orders, in order: the first order with given fields
+    (`reuseOrCreateNewSortOrderId`), whether id 0 (unsorted) is there, the highest id."""
+
+    __slots__ = ("by_fields", "ids", "max_id")
+
+    def __init__(self, orders) -> None:
+        self.by_fields: dict[tuple, int] = {}
+        self.ids: set[int] = set()
+        self.max_id = 0
+        for order in orders:
+            self.add(order)
+
+    def add(self, order: SortOrder) -> None:
+        self.by_fields.setdefault(order.fields, order.order_id)  # the first with these fields wins
+        self.ids.add(order.order_id)
+        self.max_id = max(self.max_id, order.order_id)
+
+
+class _Indexes:
+    """The indexes of the newest few tuples of one kind (specs, sort orders), by identity: built on
+    first use, and moved on to the tuple that appends an item to one (`appended`)."""
+
+    def __init__(self, build) -> None:
+        self.build = build
+        self.held: dict[int, tuple] = {}  # id(items) → (items, index)
+
+    def of(self, items):
+        hit = self.held.get(id(items))
+        if hit is not None and hit[0] is items:
+            return hit[1]
+        index = self.build(items)
+        self._keep(items, index)
+        return index
+
+    def appended(self, items, item):
+        """`items + (item,)`, with the index of `items` (if it has one) moved to it, `item` added."""
+        out = (*items, item)
+        hit = self.held.pop(id(items), None)
+        if hit is not None and hit[0] is items:
+            hit[1].add(item)
+            self._keep(out, hit[1])
+        return out
+
+    def _keep(self, items, index) -> None:
+        self.held[id(items)] = (items, index)
+        if len(self.held) > 8:  # a few tables' newest: the replay asks the current one
+            del self.held[next(iter(self.held))]
+
+
+_SPECS = _Indexes(SpecIndex)
+_ORDERS = _Indexes(OrderIndex)
+_SPEC_INDEXES = _SPECS.held  # (tests clear it to see an index built afresh answer the same)
+
+
+def spec_index(specs) -> SpecIndex:
+    """The index of a specs tuple."""
+    return _SPECS.of(specs)
+
+
+def appended_spec(specs, spec: PartitionSpec):
+    return _SPECS.appended(specs, spec)
+
+
+def order_index(orders) -> OrderIndex:
+    """The index of a sort orders tuple."""
+    return _ORDERS.of(orders)
+
+
+def appended_order(orders, order: SortOrder):
+    return _ORDERS.appended(orders, order)

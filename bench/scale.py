@@ -50,6 +50,9 @@ child alone, from `os.wait4` in a small wrapper process).
 - `partition-evolution`: N partition changes on one table (a bucket field added, then dropped, on
   another column each time: thousands of specs).
 - `sort-orders`: N `WRITE ORDERED BY` on one table, each a pair of columns not used before.
+- `readds-with-history`: 149 re-added columns against a metadata.json of 200 schema versions and
+  N = 20,000 snapshots (each an ICE001 naming the newest snapshot that still has the column). Not
+  compared with sqlglot (the SQL is 149 statements; the metadata is the input that grows).
 - `big-50mb`: a 50 MB file of ~1.3 million statements over 500 columns (comments, renames, adds,
   drops): under 3 minutes within 4 GB. Not compared with sqlglot (`--no-big` leaves it out).
 
@@ -203,6 +206,35 @@ def sort_orders(n: int) -> str:
         a, b = i % 200, (i // 200) % 200
         out.append(f"ALTER TABLE db.t WRITE ORDERED BY c{a}, c{b + 1 if b == a else b};")
     return "\n".join(out) + "\n"
+
+
+def readds_with_history(n: int) -> tuple[str, str]:
+    """A metadata.json of 200 schema versions (one column added each) and N snapshots written with
+    them, whose current schema has 149 of those columns dropped; the SQL re-adds the 149 (each an
+    ICE001 whose help names the newest snapshot still holding the column). (SQL, metadata JSON.)"""
+    import json
+    import random
+
+    rng = random.Random(1)
+    fields = [{"id": 1, "name": "id", "required": False, "type": "long"}]
+    schemas = []
+    for v in range(200):
+        fields = [*fields, {"id": len(fields) + 1, "name": f"c{len(fields)}", "required": False, "type": "int"}]
+        schemas.append({"type": "struct", "schema-id": v, "fields": fields})
+    kept = [f for f in fields if not (f["name"].startswith("c") and 1 <= int(f["name"][1:]) < 150)]
+    schemas.append({"type": "struct", "schema-id": 200, "fields": kept})
+    snaps = [{"snapshot-id": i + 1, "timestamp-ms": 1700000000000 + i, "schema-id": rng.randrange(200),
+              "manifest-list": f"/nonexistent/snap-{i}.avro", "summary": {"operation": "append"}} for i in range(n)]  # fmt: skip
+    meta = {
+        "format-version": 2, "table-uuid": "9c12d441-03fe-4693-9a96-a0705ddf69c1", "location": "/nonexistent/db/t",
+        "last-sequence-number": n, "last-updated-ms": 1700000000000, "last-column-id": len(fields),
+        "current-schema-id": 200, "schemas": schemas, "default-spec-id": 0, "partition-specs": [{"spec-id": 0, "fields": []}],
+        "last-partition-id": 999, "default-sort-order-id": 0, "sort-orders": [{"order-id": 0, "fields": []}],
+        "properties": {}, "current-snapshot-id": n, "refs": {"main": {"snapshot-id": n, "type": "branch"}},
+        "snapshots": snaps, "snapshot-log": [], "metadata-log": [],
+    }  # fmt: skip
+    sql = [f"ALTER TABLE db.t ADD COLUMN c{i} int;" for i in range(1, 150)]
+    return "\n".join(sql) + "\n", json.dumps(meta)
 
 
 def suppressions(n: int) -> str:
@@ -359,6 +391,11 @@ def main(argv: list[str] | None = None) -> int:
         add("partition-evolution", partition_evolution(n(12_500)), n(12_500) + 1)
     if want("sort-orders"):
         add("sort-orders", sort_orders(n(12_500)), n(12_500) + 1)
+    if want("readds-with-history"):
+        sql, meta = readds_with_history(n(20_000))
+        add("readds-with-history", sql, 149, compare=False)
+        (OUT / "readds-with-history.metadata.json").write_text(meta, encoding="utf-8")
+        cases[-1].extra = ["--metadata", "db.t=readds-with-history.metadata.json"]
     if want("suppressions"):
         add("suppressions", suppressions(n(50_000)), 1)
     if want("nested-comments"):

@@ -1052,3 +1052,40 @@ def test_order_index_equals_the_scan_of_every_order(seed: int) -> None:
         assert oid == plain_id and orders == plain
         if rng.random() < 0.1:
             pt._ORDERS.held.clear()
+
+
+def _snapshot_before_drop_by_scan(meta, field_id):
+    """`_help_columns.snapshot_before_drop` before: a scan of the schemas per snapshot."""
+    best = None
+    for s in meta.snapshots:
+        if s.schema_id is None:
+            continue
+        schema = meta.schema_by_id(s.schema_id)
+        if schema is not None and schema.field_by_id(field_id) is not None:
+            if best is None or s.timestamp_ms >= best.timestamp_ms:
+                best = s
+    return best
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_snapshot_before_drop_equals_the_scan(seed: int) -> None:
+    """The newest snapshot whose schema still had a field: each schema asked once, through the
+    state's schemas by id, gives the scan's answer (ties on the timestamp: the later snapshot)."""
+    import dataclasses
+
+    from icelint.model.table import Snapshot, TableMetadata
+    from icelint.pipeline import replay_text
+    from icelint.rules._help_columns import snapshot_before_drop
+
+    rng = random.Random(seed)
+    sql = "CREATE TABLE db.t (id bigint, a int, b int, c int, s struct<x: int, y: array<int>>, m map<int, int>) USING iceberg;\n" + "".join(
+        rng.choice(["ALTER TABLE db.t DROP COLUMN {x};\n", "ALTER TABLE db.t ADD COLUMN {x} int;\n", "ALTER TABLE db.t DROP COLUMN s.x;\n",
+                    "ALTER TABLE db.t ADD COLUMN s.x int;\n", "ALTER TABLE db.t DROP COLUMN m;\n"]).format(x=rng.choice("abcd"))
+        for _ in range(12)
+    )
+    meta: TableMetadata = replay_text(sql).result.tables["db.t"]
+    ids = [s.schema_id for s in meta.schemas] + [None, 999]
+    snaps = tuple(Snapshot(i, rng.choice(ids), rng.randint(1, 20)) for i in range(rng.randint(0, 60)))
+    meta = dataclasses.replace(meta, snapshots=snaps)
+    for field_id in rng.sample(range(1, 30), 29):  # in any order: each answer from what the earlier ones walked
+        assert snapshot_before_drop(meta, field_id) is _snapshot_before_drop_by_scan(meta, field_id)

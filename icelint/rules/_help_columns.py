@@ -13,18 +13,54 @@ from icelint.rules._help import column_sql, free_name, ident, path_sql, replace_
 
 
 def snapshot_before_drop(meta, field_id: int):
-    """The newest snapshot whose schema still had `field_id` (time travel shows its values there)."""
+    """The newest snapshot whose schema still had `field_id` (time travel shows its values there).
+
+    A table keeps thousands of snapshots and dozens of schema versions, and a migration may re-add
+    many dropped columns: the snapshots are read once per state (`_NewestWith`), and each schema's
+    fields are walked at most once, newest snapshot first, until one has the field."""
     if meta is None:
         return None
-    best = None
-    for s in meta.snapshots:
-        if s.schema_id is None:
-            continue
-        schema = meta.schema_by_id(s.schema_id)
-        if schema is not None and schema.field_by_id(field_id) is not None:
-            if best is None or s.timestamp_ms >= best.timestamp_ms:
-                best = s
-    return best
+    hit = _NEWEST.get(id(meta))
+    if hit is None or hit[0] is not meta:
+        hit = _NEWEST[id(meta)] = (meta, _NewestWith(meta))
+        if len(_NEWEST) > 8:
+            del _NEWEST[next(iter(_NEWEST))]
+    return hit[1].snapshot(field_id)
+
+
+class _NewestWith:
+    """Field id → the newest snapshot (latest timestamp; of equal ones, the last listed) whose
+    schema has it, found by walking the schemas in the order of their newest snapshots."""
+
+    def __init__(self, meta) -> None:
+        best: dict[int, tuple[int, int, object]] = {}  # schema id → (timestamp, position, snapshot)
+        for pos, s in enumerate(meta.snapshots):
+            sid = s.schema_id
+            if sid is None:
+                continue
+            held = best.get(sid)
+            if held is None or s.timestamp_ms >= held[0]:
+                best[sid] = (s.timestamp_ms, pos, s)
+        by_id: dict = {}
+        for schema in meta.schemas:
+            by_id.setdefault(schema.schema_id, schema)  # the first, as `TableMetadata.schema_by_id`
+        self.todo = [(by_id.get(sid), snap) for _, _, sid, snap in sorted(((t, p, sid, s) for sid, (t, p, s) in best.items()),
+                                                                         key=lambda x: (x[0], x[1]), reverse=True)]  # fmt: skip
+        self.walked = 0
+        self.found: dict[int, object] = {}
+
+    def snapshot(self, field_id: int):
+        found = self.found
+        while field_id not in found and self.walked < len(self.todo):
+            schema, snap = self.todo[self.walked]
+            self.walked += 1
+            if schema is not None:
+                for _, f in schema.all_fields():
+                    found.setdefault(f.id, snap)  # newest first: the first to name a field is its newest
+        return found.get(field_id)
+
+
+_NEWEST: dict[int, tuple] = {}  # id(state) → (state, its _NewestWith): the newest few
 
 
 def drop_outcome(ctx, field_id: int):

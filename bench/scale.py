@@ -46,6 +46,7 @@ child alone, from `os.wait4` in a small wrapper process).
   columns (1.3 MB at N = 12,500) whose two schema versions hold the two names (each rename gives
   the table one of the file's schema ids again).
 - `identifier-adds`: a table with an identifier field, then N `ADD COLUMN`.
+- `nested-identifier-adds`: the same with the identifier field inside a required struct.
 - `move-back`: N `ADD COLUMN`, then N moves of one column first and back (each an ICE017).
 - `partition-evolution`: N partition changes on one table (a bucket field added, then dropped, on
   another column each time: thousands of specs).
@@ -176,6 +177,14 @@ def identifier_adds(n: int) -> str:
     """A table with an identifier field, then N `ADD COLUMN` (each update finds and validates the
     identifier field in the schema it makes)."""
     out = ["CREATE TABLE db.t (id bigint NOT NULL) USING iceberg;", "ALTER TABLE db.t SET IDENTIFIER FIELDS id;"]
+    out += [f"ALTER TABLE db.t ADD COLUMN c{i} int;" for i in range(n)]
+    return "\n".join(out) + "\n"
+
+
+def nested_identifier_adds(n: int) -> str:
+    """`identifier_adds` with the identifier field inside a required struct (`s.a`)."""
+    out = ["CREATE TABLE db.t (id bigint NOT NULL, s struct<a: int NOT NULL> NOT NULL) USING iceberg;",
+           "ALTER TABLE db.t SET IDENTIFIER FIELDS s.a;"]  # fmt: skip
     out += [f"ALTER TABLE db.t ADD COLUMN c{i} int;" for i in range(n)]
     return "\n".join(out) + "\n"
 
@@ -385,6 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         cases[-1].extra = ["--metadata", "db.t=rename-back-state.metadata.json"]
     if want("identifier-adds"):
         add("identifier-adds", identifier_adds(n(12_500)), n(12_500) + 2)
+    if want("nested-identifier-adds"):
+        add("nested-identifier-adds", nested_identifier_adds(n(12_500)), n(12_500) + 2)
     if want("move-back"):
         add("move-back", move_back(n(6_250)), 2 * n(6_250) + 1)
     if want("partition-evolution"):

@@ -1089,3 +1089,26 @@ def test_snapshot_before_drop_equals_the_scan(seed: int) -> None:
     meta = dataclasses.replace(meta, snapshots=snaps)
     for field_id in rng.sample(range(1, 30), 29):  # in any order: each answer from what the earlier ones walked
         assert snapshot_before_drop(meta, field_id) is _snapshot_before_drop_by_scan(meta, field_id)
+
+
+def test_paths_and_ancestors_below_the_nested_columns_equal_the_index() -> None:
+    """A replayed version finds a nested field's path and ancestors below the nested columns it
+    carries (`Schema._below_nested`), not in an index of every field: the same answers as the index."""
+    from icelint.pipeline import replay_text
+
+    sql = (
+        "CREATE TABLE db.t (id bigint NOT NULL, s struct<a: int NOT NULL, b: map<string, array<struct<x: int>>>> NOT NULL, "
+        "c int, l array<struct<y: int, z: struct<w: int>>>) USING iceberg;\n"
+        "ALTER TABLE db.t SET IDENTIFIER FIELDS s.a;\nALTER TABLE db.t DROP COLUMN c;\nALTER TABLE db.t ADD COLUMN s.d int;\n"
+        "ALTER TABLE db.t ADD COLUMN e int;\nALTER TABLE db.t RENAME COLUMN l TO l2;\n"
+    )
+    states = [o.after for o in replay_text(sql).result.outcomes if o.after is not None]
+    searched = 0
+    for meta in states:
+        schema = meta.schema
+        whole = Schema(0, schema.fields)  # the same fields, answered from its index
+        for fid in range(0, 30):
+            searched += schema._below_nested(fid) is not None
+            assert schema.path_of(fid) == whole.path_of(fid), fid
+            assert schema.ancestors(fid) == whole.ancestors(fid), fid
+    assert searched > 60  # most versions answered by the search, not by an index

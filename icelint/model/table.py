@@ -263,13 +263,21 @@ class Schema:
         top = self.top_field(field_id)
         if top is not None:
             return top
-        d = self.__dict__
-        if "nested_top" in d and "_index" not in d and _BUILT.get((id(self), "_index")) is None:
+        nested = self._searchable()
+        if nested is not None:
             # not a column: a field inside one of the few nested columns, or nowhere (a rule asking
             # each older version about a dropped column must not index every version in full)
-            return _search(field_id, [children(f.type) for f in d["nested_top"]])
+            return _search(field_id, [children(f.type) for f in nested])
         hit = self._by_id.get(field_id)
         return hit[1] if hit else None
+
+    def _searchable(self) -> tuple[NestedField, ...] | None:
+        """The nested columns the replay carried to this version, when it has no index of every
+        field: a field below them is searched there instead of indexing every field."""
+        d = self.__dict__
+        if "nested_top" in d and "_index" not in d and _BUILT.get((id(self), "_index")) is None:
+            return d["nested_top"]
+        return None
 
     @cached_property
     def nested_top(self) -> tuple[NestedField, ...]:
@@ -293,8 +301,18 @@ class Schema:
         top = self.top_field(field_id)
         if top is not None:
             return (top.name,)
+        chain = self._below_nested(field_id)
+        if chain is not None:
+            return tuple(f.name for f in chain) if chain else None
         hit = self._by_id.get(field_id)
         return hit[0] if hit else None
+
+    def _below_nested(self, field_id: int) -> list[NestedField] | None:
+        """The fields from a column down to `field_id` ([]: not there), searched as `field_by_id`
+        does (`_searchable`); None when it does not search. A schema change on a table keyed by a
+        nested identifier field asks its path and ancestors every statement: no index of every field."""
+        nested = self._searchable()
+        return None if nested is None else _search_chain(field_id, nested)
 
     def name_of(self, field_id: int) -> str | None:
         p = self.path_of(field_id)
@@ -308,6 +326,9 @@ class Schema:
     def ancestors(self, field_id: int) -> list[NestedField]:
         if self.top_field(field_id) is not None:
             return []
+        chain = self._below_nested(field_id)
+        if chain is not None:
+            return chain[-2::-1]  # the nearest first
         out = []
         pid = self._parents.get(field_id)
         while pid is not None:
@@ -447,6 +468,18 @@ def _search(field_id: int, todo: list) -> NestedField | None:
             if not f.type.is_primitive:
                 todo.append(children(f.type))
     return None
+
+
+def _search_chain(field_id: int, columns) -> list[NestedField]:
+    """The fields from one of `columns` down to `field_id` (depth first, no table built); [] when not there."""
+    todo: list = [(f, (f,)) for f in columns]
+    while todo:
+        f, chain = todo.pop()
+        if f.id == field_id:
+            return list(chain)
+        if not f.type.is_primitive:
+            todo.extend((k, (*chain, k)) for k in children(f.type))
+    return []
 
 
 _UNDO_STEPS = 8  # how far `_older` walks towards the newest version before building the table instead

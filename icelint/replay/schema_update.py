@@ -478,10 +478,20 @@ class _Updated:
     def __init__(self, old: Schema, new: Schema, top: dict) -> None:
         self.old, self.new, self.top = old, new, top
         self.made = {n.name: n for o, n in top.values() if n is not None}  # exact names, as `find` matches
+        self.nested: dict[int, tuple[NestedField, str, list[NestedField]]] = {}  # found below a column: field, name, ancestors
 
     def find(self, path) -> NestedField | None:
-        if len(path) != 1:
-            return self.new.find(path)
+        if len(path) != 1:  # `Schema.find` below its column, the ancestors noted on the way
+            found = self.find(path[:1])
+            ancestors: list[NestedField] = []
+            for part in path[1:]:
+                if found is None:
+                    return None
+                ancestors.append(found)
+                found = next((f for f in children(found.type) if f.name == part), None)
+            if found is not None:
+                self.nested[found.id] = (found, ".".join(path), ancestors[::-1])  # nearest first, as `Schema.ancestors`
+            return found
         hit = self.made.get(path[0])
         if hit is not None:
             return hit
@@ -492,6 +502,9 @@ class _Updated:
         entry = self.top.get(field_id)
         if entry is not None:
             return entry[1]
+        below = self.nested.get(field_id)
+        if below is not None:
+            return below[0]
         return self.old.top_field(field_id) or self.new.field_by_id(field_id)
 
     def _is_top(self, field_id: int) -> bool:
@@ -502,10 +515,14 @@ class _Updated:
         if self._is_top(field_id):
             f = self.field_by_id(field_id)
             return f.name if f is not None else None
-        return self.new.name_of(field_id)
+        below = self.nested.get(field_id)
+        return below[1] if below is not None else self.new.name_of(field_id)
 
     def ancestors(self, field_id: int) -> list[NestedField]:
-        return [] if self._is_top(field_id) else self.new.ancestors(field_id)
+        if self._is_top(field_id):
+            return []
+        below = self.nested.get(field_id)
+        return list(below[2]) if below is not None else self.new.ancestors(field_id)
 
 
 def validate_identifier_field(schema: Schema, field_id: int) -> None:

@@ -3,6 +3,7 @@ checks, `BaseReplaceSortOrder`, and Spark's transform names (`Spark3Util.toIcebe
 
 from __future__ import annotations
 
+from icelint.lazy import ByIdentity
 from icelint.model.table import PartitionField, PartitionSpec, Schema, SortField, SortOrder
 from icelint.model.types import DecimalType, FixedType, ListType, MapType, PrimitiveType, Type, is_untyped
 from icelint.replay.common import struct_text
@@ -413,40 +414,8 @@ class OrderIndex:
         self.max_id = max(self.max_id, order.order_id)
 
 
-class _Indexes:
-    """The indexes of the newest few tuples of one kind (specs, sort orders), by identity: built on
-    first use, and moved on to the tuple that appends an item to one (`appended`)."""
-
-    def __init__(self, build) -> None:
-        self.build = build
-        self.held: dict[int, tuple] = {}  # id(items) → (items, index)
-
-    def of(self, items):
-        hit = self.held.get(id(items))
-        if hit is not None and hit[0] is items:
-            return hit[1]
-        index = self.build(items)
-        self._keep(items, index)
-        return index
-
-    def appended(self, items, item):
-        """`items + (item,)`, with the index of `items` (if it has one) moved to it, `item` added."""
-        out = (*items, item)
-        hit = self.held.pop(id(items), None)
-        if hit is not None and hit[0] is items:
-            hit[1].add(item)
-            self._keep(out, hit[1])
-        return out
-
-    def _keep(self, items, index) -> None:
-        self.held[id(items)] = (items, index)
-        if len(self.held) > 8:  # a few tables' newest: the replay asks the current one
-            del self.held[next(iter(self.held))]
-
-
-_SPECS = _Indexes(SpecIndex)
-_ORDERS = _Indexes(OrderIndex)
-_SPEC_INDEXES = _SPECS.held  # (tests clear it to see an index built afresh answer the same)
+_SPECS = ByIdentity(SpecIndex)  # the newest few specs tuples' indexes, moved on as specs are appended
+_ORDERS = ByIdentity(OrderIndex)
 
 
 def spec_index(specs) -> SpecIndex:

@@ -7,6 +7,7 @@ import operator
 
 from icelint import changes as ch
 from icelint.model import types as it
+from icelint.lazy import ByIdentity
 from icelint.rules import _small_schema as small
 from icelint.rules._outcome_index import adds_into, diff_is_whole, drop_candidates, removed_by_diff
 from icelint.rules._help import column_sql, free_name, ident, path_sql, replace_at, sql, table_sql, type_sql
@@ -20,12 +21,7 @@ def snapshot_before_drop(meta, field_id: int):
     fields are walked at most once, newest snapshot first, until one has the field."""
     if meta is None:
         return None
-    hit = _NEWEST.get(id(meta))
-    if hit is None or hit[0] is not meta:
-        hit = _NEWEST[id(meta)] = (meta, _NewestWith(meta))
-        if len(_NEWEST) > 8:
-            del _NEWEST[next(iter(_NEWEST))]
-    return hit[1].snapshot(field_id)
+    return _NEWEST.of(meta).snapshot(field_id)
 
 
 class _NewestWith:
@@ -44,8 +40,8 @@ class _NewestWith:
         by_id: dict = {}
         for schema in meta.schemas:
             by_id.setdefault(schema.schema_id, schema)  # the first, as `TableMetadata.schema_by_id`
-        self.todo = [(by_id.get(sid), snap) for _, _, sid, snap in sorted(((t, p, sid, s) for sid, (t, p, s) in best.items()),
-                                                                         key=lambda x: (x[0], x[1]), reverse=True)]  # fmt: skip
+        newest_first = sorted(best.items(), key=lambda kv: kv[1][:2], reverse=True)  # by (timestamp, position)
+        self.todo = [(by_id.get(sid), snap) for sid, (_, _, snap) in newest_first]
         self.walked = 0
         self.found: dict[int, object] = {}
 
@@ -60,7 +56,7 @@ class _NewestWith:
         return found.get(field_id)
 
 
-_NEWEST: dict[int, tuple] = {}  # id(state) → (state, its _NewestWith): the newest few
+_NEWEST = ByIdentity(_NewestWith)  # the states asked about lately
 
 
 def drop_outcome(ctx, field_id: int):

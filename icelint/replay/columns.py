@@ -196,8 +196,8 @@ class ColumnsMixin:
                 span=span,
             )
         sp.spark_type(col.type)  # unsupported types fail here, in Spark
-        if col.type.nested:  # else there are no names inside to check
-            self._check_nested_names(col.type, dotted(rparent + (name,)), span)
+        # a struct that names a field twice: not Spark's check here (`struct<x: int, X: int>` is added), but
+        # Iceberg's, of exact names (`names.check_unique_names`, "multiple fields for name")
         if col.after is not None:
             ref = rparent + (col.after[-1],)
             if self._try_resolve(schema, ref) is None and not any(
@@ -219,26 +219,6 @@ class ColumnsMixin:
             ref_name = col.after[-1]
             existing = self._try_resolve(schema, rparent + (ref_name,))
             upd.move_after(full, rparent + ((existing.name if existing else ref_name),))
-
-    def _check_nested_names(self, t, prefix: str, span) -> None:
-        """Spark rejects struct types with a field name twice (compared as its resolver compares)."""
-        if t.name == "struct":
-            seen: set[str] = set()
-            for f in t.fields:
-                key = f.name if self.case_sensitive else f.name.lower()
-                if key in seen:
-                    raise ReplayError(
-                        "duplicate-column",
-                        f"[COLUMN_ALREADY_EXISTS] The column {quoted(prefix + '.' + f.name)} already exists.",
-                        "spark",
-                        span=f.span or span,
-                        column=f"{prefix}.{f.name}",
-                    )
-                seen.add(key)
-                self._check_nested_names(f.type, f"{prefix}.{f.name}", span)
-        for inner, part in ((t.element, "element"), (t.key, "key"), (t.value, "value")):
-            if inner is not None:
-                self._check_nested_names(inner, f"{prefix}.{part}", span)
 
     def _update_type(self, upd: SchemaUpdate, path: Path, f: NestedField, new: "ch.SqlType", step: ch.Commit) -> None:  # type: ignore[name-defined]
         target = sp.spark_type(new)

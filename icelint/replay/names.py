@@ -2,8 +2,11 @@
 
 A column named `` `utm.source` `` and a field `source` of a struct `utm` both have the full name
 `utm.source`; Iceberg's `Schema` refuses that ("Invalid schema: multiple fields for name ..."), so
-Spark rejects the statement that would create it. Only schemas with a dot in some name can collide,
-so the check runs only when one is involved (see `may_collide`).
+Spark rejects the statement that would create it. The same check rejects a column added (ADD or
+REPLACE COLUMNS) with a struct that names a field twice exactly: Spark's own check of such names runs
+for CREATE TABLE only (`replay/tables.py`), so `struct<x: int, X: int>` is added. Only schemas with a
+dot in some name, or such a struct, can collide, so the check runs only when one is involved (see
+`may_collide`).
 """
 
 from __future__ import annotations
@@ -24,8 +27,18 @@ def _dotted_type(t: SqlType) -> bool:
     )
 
 
+def _repeats_name(t: SqlType) -> bool:
+    """A struct inside `t` names two fields alike (exactly: Iceberg compares names as they are)."""
+    if not t.nested:
+        return False
+    if t.fields and len({f.name for f in t.fields}) < len(t.fields):
+        return True
+    return any(_repeats_name(f.type) for f in t.fields) or any(x is not None and _repeats_name(x) for x in (t.element, t.key, t.value))
+
+
 def may_collide(changes, schema: Schema | None) -> bool:
-    """A change names something with a dot, or adds fields next to a top-level dotted name."""
+    """A change names something with a dot, adds a struct that names a field twice, or adds fields
+    next to a top-level dotted name."""
     adds = False
     for c in changes:
         specs = ()
@@ -37,7 +50,7 @@ def may_collide(changes, schema: Schema | None) -> bool:
             return True
         for s in specs:
             adds = True
-            if "." in s.path[-1] or _dotted_type(s.type):
+            if "." in s.path[-1] or _dotted_type(s.type) or _repeats_name(s.type):
                 return True
     return adds and schema is not None and schema.dotted_top > 0
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from icelint import changes as ch
+from icelint.syntax.ast import Transform
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, TableMetadata
 from icelint.model.types import ListType, MapType, NestedField, StructType, Type, UntypedType, walk
 from icelint.replay import names as name_index
@@ -37,6 +38,8 @@ class TablesMixin:
 
     def _create(self, key: str, meta: TableMetadata | None, c: ch.CreateTable, step: ch.Commit) -> TableMetadata | None:
         check_reserved(c.properties + c.options)  # Spark's parser, before anything else
+        if c.columns and not c.as_select:
+            self._analyze_columns(c)  # Spark's analyzer: before it looks for the table (IF NOT EXISTS too)
         if meta is not None and not (c.or_replace or c.replace_only):
             if c.if_not_exists:
                 return meta
@@ -74,16 +77,8 @@ class TablesMixin:
         if not c.columns:
             self.unknown.add(key)
             return None
-        seen: dict[str, str] = {}
-        for col in c.columns:
-            low = col.path[-1] if self.case_sensitive else col.path[-1].lower()
-            if low in seen:
-                raise ReplayError("duplicate-column", f"[COLUMN_ALREADY_EXISTS] The column `{col.path[-1]}` already exists.", "spark", span=col.span)
-            seen[low] = col.path[-1]
-            if col.default is not None:
-                raise ReplayError("default-value", f"Cannot create column {col.path[-1]} with a default value: Iceberg's Spark 3.5 catalog does not support column default values", "spark", span=col.span)
-        for col in c.columns:
-            self._check_nested_names(col.type, col.path[-1], col.span)
+        if c.as_select:
+            self._analyze_columns(c, partitioning=False)  # the query's columns, now known (some of their types may not be)
         props = dict(c.properties)
         version = DEFAULT_FORMAT_VERSION
         if "format-version" in props:
@@ -134,6 +129,73 @@ class TablesMixin:
             properties=MappingProxyType(properties),
             location=c.location,
         )
+
+    def _analyze_columns(self, c: ch.CreateTable, partitioning: bool = True) -> None:
+        """What Spark's analyzer checks of a CREATE TABLE's own column list and PARTITIONED BY, before
+        it looks for the table: a `CREATE TABLE IF NOT EXISTS` of a table that exists fails on these too."""
+        seen: set[str] = set()
+        for col in c.columns:
+            low = col.path[-1] if self.case_sensitive else col.path[-1].lower()
+            if low in seen:
+                raise ReplayError("duplicate-column", f"[COLUMN_ALREADY_EXISTS] The column `{low}` already exists.", "spark", span=col.span)
+            seen.add(low)
+        for col in c.columns:
+            self._check_nested_names(col.type, col.path[-1], col.span)
+        for col in c.columns:
+            if col.default is not None:
+                raise ReplayError("default-value", f"Cannot create column {col.path[-1]} with a default value: Iceberg's Spark 3.5 catalog does not support column default values", "spark", span=col.span)
+        # PARTITIONED BY: every column it names is in the list (structs searched, as Spark's resolver
+        # compares names), and no transform is written twice over the same columns (`bucket(4, id)` and
+        # `bucket(8, id)` count as the same: Spark compares the transform's name and its columns only)
+        written: dict[tuple, Transform] = {}
+        for t in c.partition_by if partitioning else ():
+            names = []
+            for ref in t.columns:
+                if not self._written_column(c.columns, ref.parts):
+                    raise ReplayError(
+                        "unknown-column",
+                        f"Couldn't find column {ref.dotted} in: {', '.join(col.path[-1] for col in c.columns)}",
+                        "spark",
+                        span=ref.span,
+                        column=ref.dotted,
+                    )
+                names.append(ref.dotted if self.case_sensitive else ref.dotted.lower())
+            key = ((t.func or "identity").lower(), tuple(names))
+            if key in written:
+                raise ReplayError("partition", f"Found duplicate column(s) in the partitioning: {'.'.join(names)}", "spark", span=t.span)
+            written[key] = t
+
+    def _check_nested_names(self, t, prefix: str, span) -> None:
+        """Spark's analyzer rejects a CREATE TABLE whose struct types name a field twice (compared as its
+        resolver compares; the path it reports is lower case then, and leaves out arrays' `element`)."""
+        if t.name == "struct":
+            seen: set[str] = set()
+            for f in t.fields:
+                key = f.name if self.case_sensitive else f.name.lower()
+                if key in seen:
+                    path = f"{prefix}.{key}" if self.case_sensitive else f"{prefix}.{key}".lower()
+                    raise ReplayError(
+                        "duplicate-column",
+                        f"[COLUMN_ALREADY_EXISTS] The column {quoted(path)} already exists.",
+                        "spark",
+                        span=f.span or span,
+                        column=f"{prefix}.{f.name}",
+                    )
+                seen.add(key)
+                self._check_nested_names(f.type, f"{prefix}.{f.name}", span)
+        for inner, below in ((t.element, prefix), (t.key, f"{prefix}.key"), (t.value, f"{prefix}.value")):
+            if inner is not None:
+                self._check_nested_names(inner, below, span)
+
+    def _written_column(self, columns, parts: tuple[str, ...]) -> bool:
+        """Whether `parts` names a column of a CREATE TABLE's list, or a field of its structs."""
+        same = (lambda a, b: a == b) if self.case_sensitive else (lambda a, b: a.lower() == b.lower())
+        t = next((col.type for col in columns if same(col.path[-1], parts[0])), None)
+        for part in parts[1:]:
+            if t is None or t.name != "struct":
+                return False
+            t = next((f.type for f in t.fields if same(f.name, part)), None)
+        return t is not None
 
     def _replace_table(self, meta: TableMetadata, fresh: Schema, spec: PartitionSpec, properties: dict[str, str], c: ch.CreateTable) -> TableMetadata:
         """`TableMetadata.buildReplacement`: ids reused by name from the current schema."""

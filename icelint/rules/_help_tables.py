@@ -74,7 +74,7 @@ def partition_reject(ctx, e) -> tuple[str, str]:
                 "and expire the old snapshots)"
             )
         return msg, "stop partitioning by it first (DROP or REPLACE PARTITION FIELD), then drop the column in a later migration"
-    msg = f"`{table}`: the partition change fails and the table is unchanged; Iceberg: {e.quoted}"
+    msg = f"`{table}`: the partition change fails and the table is unchanged; {'Spark' if e.layer == 'spark' else 'Iceberg'}: {e.quoted}"
     hint = ""
     m = re.search(r"(?:Cannot find partition field to remove: (?:ref\(name=\")?|Cannot find field ')([^\"')]+)", e.message)
     if m and before is not None:

@@ -2,7 +2,10 @@
 
 ## What it does
 After `SET spark.sql.caseSensitive=true` (ICE008), Spark accepts `ADD COLUMN Status` next to
-`status`, or `RENAME COLUMN state TO STATUS`. This rule flags the statement that creates the pair.
+`status`, or `RENAME COLUMN state TO STATUS`. With the default settings it refuses those, and a
+`CREATE TABLE` with such a pair anywhere, but not a pair inside the type of a column that ALTER
+TABLE adds: `ADD COLUMN s struct<x: int, X: int>` (or `array<struct<...>>`, a map's values, ADD or
+REPLACE COLUMNS) is accepted in any session. This rule flags the statement that creates the pair.
 
 ## Why is this bad?
 With Spark's default settings (case-insensitive), every reader of the table then fails with
@@ -22,6 +25,7 @@ ALTER TABLE db.orders ADD COLUMN Status string;
 CREATE TABLE db.orders (id bigint, status string) USING iceberg;
 ALTER TABLE db.orders ADD COLUMN status_code string;
 ```
+Inside a struct too: `ADD COLUMN s struct<x: int, x_2: int>`, not `struct<x: int, X: int>`.
 """
 
 from __future__ import annotations

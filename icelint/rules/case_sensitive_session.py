@@ -53,7 +53,9 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
     """This rule's findings, and the case-only twins it tracks (ICE029); () when there can be none
     (asked twice per schema change: no generator then)."""
     if not ctx.outcome.case_sensitive and not isinstance(ctx.step, ch.SessionConfig):
-        return ()  # the `_findings` below would stop at its case-insensitive test
+        d = ctx.diff  # case-insensitive: only fields inside a column's type can be twins (see `_findings`)
+        if ctx.after is None or not any(len(p) > 1 for p, _ in d.added):
+            return ()
     return _findings(ctx)
 
 
@@ -79,22 +81,34 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
             yield replace(finding, fix=fix)
         return
     d = ctx.diff
-    if not ctx.outcome.case_sensitive or ctx.after is None or not (d.added or d.changed):
-        return  # case-insensitive resolution (Spark's default) rejects case-only twins itself
+    if ctx.after is None or not (d.added or d.changed):
+        return
+    if ctx.outcome.case_sensitive:
+        made = [(p, f) for p, f in d.added] + [(p, f) for p, f, _ in d.renamed]
+    else:
+        # Spark's default (case-insensitive) resolution rejects a case-only twin of a column, or of a
+        # field it adds or renames into a struct, and any twin in a CREATE TABLE; but not the fields
+        # inside the type of a column that ALTER TABLE adds (`ADD COLUMN s struct<x: int, X: int>`)
+        made = [(p, f) for p, f in d.added if len(p) > 1]
     schema = ctx.after.schema
-    for path, f in [(p, f) for p, f in d.added] + [(p, f) for p, f, _ in d.renamed]:
+    mine = {f.id for _, f in made}
+    for path, f in made:
         if len(path) == 1 and not schema.has_case_collisions:
             continue
-        siblings = schema.fields if len(path) == 1 else children_of(schema, path[:-1])
-        twins = [s.name for s in siblings if s.id != f.id and s.name.lower() == f.name.lower()]
+        siblings = tuple(schema.fields if len(path) == 1 else children_of(schema, path[:-1]))
+        at = next(i for i, s in enumerate(siblings) if s.id == f.id)
+        # a pair this statement makes whole (both fields new here) is reported once, at its second field
+        twins = [s.name for i, s in enumerate(siblings) if s.id != f.id and s.name.lower() == f.name.lower() and (s.id not in mine or i < at)]
         if twins:
+            ambiguous = "AMBIGUOUS_REFERENCE" if len(path) == 1 else "AMBIGUOUS_REFERENCE_TO_FIELDS"
             yield ctx.finding(
                 case_only_twin.RULE,
                 f"`{ctx.table_name}`: `{'.'.join(path)}` (field id {f.id}) now coexists with `{twins[0]}`, differing only "
-                "in case: readers with default settings fail with AMBIGUOUS_REFERENCE, and INSERTs fail with "
+                f"in case: readers with default settings fail with {ambiguous}, and INSERTs fail with "
                 "'Multiple entries with same key'",
                 "choose a name that differs by more than case",
-                span=_positions.change_span(ctx, path),
+                # a field inside a column's type: the column's definition
+                span=next(filter(None, (_positions.change_span(ctx, path[:k]) for k in range(len(path), 0, -1))), None),
                 column=".".join(path),
                 field_id=f.id,
             )

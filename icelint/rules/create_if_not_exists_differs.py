@@ -51,7 +51,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             continue
         if not c.columns:
             continue  # CREATE ... AS SELECT: its columns are not known here
-        differences = _differences(c, ctx.before.schema)
+        fold = _same if ctx.outcome.case_sensitive else str.lower  # names compared as Spark resolves them
+        differences = _differences(c, ctx.before.schema, fold)
         if not differences:
             continue
         table = ctx.table_name
@@ -59,8 +60,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             RULE,
             f"`{table}` already exists, so this CREATE TABLE IF NOT EXISTS does nothing and later statements run "
             f"against the existing table, whose columns differ from the ones written here: {'; '.join(differences)}",
-            help_ := _help(table, c, ctx.before.schema),
-            span=_span(c, ctx.before.schema) or (ctx.commit.table_span if ctx.commit is not None else None),
+            help_ := _help(table, c, ctx.before.schema, fold),
+            span=_span(c, ctx.before.schema, fold) or (ctx.commit.table_span if ctx.commit is not None else None),
             fix=_fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, "Change the existing table's columns with ALTER TABLE statements"),
         )
 
@@ -83,16 +84,16 @@ def _written_fields(c: ch.CreateTable) -> tuple | None:
         return None
 
 
-def _help(table: str, c: ch.CreateTable, schema) -> str:
+def _help(table: str, c: ch.CreateTable, schema, fold=str.lower) -> str:
     from icelint.rules._help import sql
     from icelint.rules._help_columns import alter_statements
 
     match = "or make the column list match the existing table"
     fields = _written_fields(c)
-    if fields is None:
+    if fields is None or len({f.name.lower() for f in fields}) < len(fields):  # `id` and `ID` (a case-sensitive session): no net ALTERs
         return f"write the change as ALTER TABLE statements on `{table}`, {match}"
     # the existing table's other columns stay where they are: dropping them is a decision of its own
-    kept = [f for f in schema.fields if f.name.lower() not in {w.name.lower() for w in fields}]
+    kept = [f for f in schema.fields if fold(f.name) not in {fold(w.name) for w in fields}]
     target = list(fields)
     for i, f in enumerate(schema.fields):
         if f in kept:
@@ -114,14 +115,14 @@ def _help(table: str, c: ch.CreateTable, schema) -> str:
     return f"write the change as the statements that turn the existing columns into these, keeping field ids: {sql(*stmts)}{also}; {match}"
 
 
-def _span(c: ch.CreateTable, schema):
+def _span(c: ch.CreateTable, schema, fold=str.lower):
     """The first written column that differs from the existing table's, else the table name."""
     from icelint.replay import spark_types as sp
     from icelint.replay.errors import ReplayError
 
-    existing = {f.name.lower(): f for f in schema.fields}
+    existing = {fold(f.name): f for f in schema.fields}
     for col in c.columns:
-        f = existing.get(col.path[-1].lower())
+        f = existing.get(fold(col.path[-1]))
         if f is None:
             return col.span
         try:
@@ -132,17 +133,17 @@ def _span(c: ch.CreateTable, schema):
     return None
 
 
-def _differences(c: ch.CreateTable, schema) -> list[str]:
+def _differences(c: ch.CreateTable, schema, fold=str.lower) -> list[str]:
     from icelint.replay import spark_types as sp
     from icelint.replay.errors import ReplayError
 
     out: list[str] = []
-    existing = {f.name.lower(): f for f in schema.fields}
+    existing = {fold(f.name): f for f in schema.fields}
     written = set()
     for col in c.columns:
         name = col.path[-1]
-        written.add(name.lower())
-        f = existing.get(name.lower())
+        written.add(fold(name))
+        f = existing.get(fold(name))
         if f is None:
             out.append(f"`{name}` is not in the existing table")
             continue
@@ -159,9 +160,13 @@ def _differences(c: ch.CreateTable, schema) -> list[str]:
             state = "NOT NULL" if f.required else "nullable"
             out.append(f"`{name}` is {state} in the existing table (field id {f.id})")
     for f in schema.fields:
-        if f.name.lower() not in written:
+        if fold(f.name) not in written:
             out.append(f"the existing table also has `{f.name}` (field id {f.id})")
     return out
+
+
+def _same(name: str) -> str:
+    return name
 
 
 RULE = Rule("ICE061", "create-if-not-exists-differs", Severity.WARNING, check, __doc__, triggers=frozenset({ch.CreateTable}))

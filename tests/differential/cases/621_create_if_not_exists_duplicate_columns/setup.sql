@@ -1,0 +1,2 @@
+CREATE TABLE db.dupes (id bigint, name string) USING iceberg;
+INSERT INTO db.dupes VALUES (1, 'a');

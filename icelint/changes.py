@@ -131,6 +131,7 @@ class CreateTable(NamedTuple):
     span: Span
     options: tuple[tuple[str, str], ...] = ()  # OPTIONS (...): checked for Spark's reserved keys
     sql: str | None = None  # the statement's text, for CREATE ... AS SELECT (`replay/ctas.py`)
+    bucketed: bool = False  # the last of `partition_by` is CLUSTERED BY's bucket transform
 
 
 class DropTable(NamedTuple):

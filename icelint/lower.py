@@ -121,7 +121,7 @@ def _(stmt: ast.DropTable, index: int) -> ch.Step:
 def _(stmt: ast.CreateTable, index: int) -> ch.Step:
     change = ch.CreateTable(
         columns=tuple(_spec(c) for c in stmt.columns),
-        partition_by=stmt.partitioned_by,
+        partition_by=stmt.partitioned_by if stmt.clustered_by is None else (*stmt.partitioned_by, stmt.clustered_by),
         properties=stmt.properties,
         location=stmt.location,
         comment=stmt.comment,
@@ -132,6 +132,7 @@ def _(stmt: ast.CreateTable, index: int) -> ch.Step:
         as_select=stmt.as_select,
         span=stmt.span,
         options=stmt.options,
+        bucketed=stmt.clustered_by is not None,
     )
     return ch.Commit(stmt.table.dotted, stmt.table.span, (change,), stmt.span, index)
 

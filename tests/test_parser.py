@@ -486,6 +486,22 @@ def test_create_table_hive_style_partition_column_adds_the_column():
     assert st.partitioned_by == (Transform(None, (N(sql, "region"),), S(sql, "region")),)
 
 
+def test_create_table_clustered_by_is_a_bucket_transform_after_the_partitions():
+    sql = "CREATE TABLE t (a int, b string, ts timestamp) USING iceberg PARTITIONED BY (days(ts)) CLUSTERED BY (a) INTO 16 BUCKETS"
+    st = one(sql)
+    assert [t.func for t in st.partitioned_by] == ["days"]
+    assert st.clustered_by == Transform("bucket", (16, N(sql, "a", nth=1)), S(sql, "CLUSTERED BY (a) INTO 16 BUCKETS"))
+    sql = "create table t (a int, b string) using iceberg clustered by (a, b) sorted by (b desc, a) into 4 buckets"
+    (t,) = [one(sql).clustered_by]
+    assert t.func == "sorted_bucket" and [x if isinstance(x, int) else x.dotted for x in t.args] == ["a", "b", 4, "b", "a"]
+    st = one("CREATE TABLE t USING iceberg CLUSTERED BY (a) INTO 4 BUCKETS AS SELECT 1 AS a")
+    assert st.as_select and st.clustered_by is not None and st.clustered_by.args[0] == 4
+    assert "BUCKETS" in unparsed("CREATE TABLE t (a int) USING iceberg CLUSTERED BY (a) INTO 4").message
+    assert unparsed("CREATE TABLE t (a int) CLUSTERED BY (a) INTO 2 BUCKETS CLUSTERED BY (a) INTO 2 BUCKETS").message == (
+        "duplicate CLUSTERED clause in CREATE TABLE"
+    )
+
+
 def test_create_table_position_clause_parses_harmlessly():
     st = one("CREATE TABLE t (a int, b int FIRST) USING iceberg")
     assert st.columns[1].position is not None and st.columns[1].position.first

@@ -27,13 +27,14 @@ def _dotted_type(t: SqlType) -> bool:
     )
 
 
-def _repeats_name(t: SqlType) -> bool:
-    """A struct inside `t` names two fields alike (exactly: Iceberg compares names as they are)."""
+def repeats_name(t: SqlType, fold=None) -> bool:
+    """A struct inside `t` names two fields alike: exactly, as Iceberg compares them, or equal once
+    `fold`ed (`str.lower`: names differing only in case)."""
     if not t.nested:
         return False
-    if t.fields and len({f.name for f in t.fields}) < len(t.fields):
+    if t.fields and len({fold(f.name) if fold else f.name for f in t.fields}) < len(t.fields):
         return True
-    return any(_repeats_name(f.type) for f in t.fields) or any(x is not None and _repeats_name(x) for x in (t.element, t.key, t.value))
+    return any(repeats_name(f.type, fold) for f in t.fields) or any(x is not None and repeats_name(x, fold) for x in (t.element, t.key, t.value))
 
 
 def may_collide(changes, schema: Schema | None) -> bool:
@@ -50,7 +51,7 @@ def may_collide(changes, schema: Schema | None) -> bool:
             return True
         for s in specs:
             adds = True
-            if "." in s.path[-1] or _dotted_type(s.type) or _repeats_name(s.type):
+            if "." in s.path[-1] or _dotted_type(s.type) or repeats_name(s.type):
                 return True
     return adds and schema is not None and schema.dotted_top > 0
 

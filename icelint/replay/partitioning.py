@@ -56,7 +56,8 @@ def column_of(t: Transform) -> Name:
     if len(cols) != 1:
         raise ReplayError(
             "partition",
-            f"Cannot convert transform with more than one column reference: {t.func}",
+            f"Cannot convert transform with more than one column reference: "
+            f"{t.func}({', '.join(a.dotted if isinstance(a, Name) else str(a) for a in t.args)})",
             "iceberg",
             span=t.span,
         )
@@ -86,8 +87,8 @@ def can_transform(transform: str, t: Type) -> bool:
 
 def resolve(t: Transform, schema: Schema, case_sensitive: bool = True) -> Term:
     """Bind a transform to the schema (`Cannot find field 'x' in struct: ...` when missing)."""
+    col = column_of(t)  # Iceberg's `Spark3Util.toPartitionSpec` counts the references before it reads the name
     kind = transform_kind(t)
-    col = column_of(t)
     f = schema.find(col.parts, case_sensitive)
     if f is None:
         for n in range(1, len(col.parts)):  # a field inside a column of unknown type (CTAS): not checkable

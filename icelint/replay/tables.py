@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from icelint import changes as ch
-from icelint.syntax.ast import Transform
+from icelint.syntax.ast import Name, Transform
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, TableMetadata
 from icelint.model.types import ListType, MapType, NestedField, StructType, Type, UntypedType, walk
 from icelint.replay import names as name_index
@@ -98,8 +98,11 @@ class TablesMixin:
         if name_index.may_collide((c,), None):
             name_index.check_unique_names(schema)
         check_format_types(version, walk(schema.fields))
+        partitioning = c.partition_by
+        if c.bucketed:  # CLUSTERED BY: Spark spells its columns as the table does (PARTITIONED BY: as written)
+            partitioning = (*partitioning[:-1], self._respelled(partitioning[-1], schema))
         try:
-            terms = [pt.resolve(t, schema, case_sensitive=True) for t in c.partition_by]
+            terms = [pt.resolve(t, schema, case_sensitive=True) for t in partitioning]
         except Unchecked as u:  # PARTITIONED BY a field inside a CTAS column of unknown type
             self.unknown.add(key)
             self.unknown_why[key] = f"it is partitioned by a field inside `{u.column}`, whose type is not known ({u.reason})"
@@ -186,6 +189,18 @@ class TablesMixin:
         for inner, below in ((t.element, prefix), (t.key, f"{prefix}.key"), (t.value, f"{prefix}.value")):
             if inner is not None:
                 self._check_nested_names(inner, below, span)
+
+    def _respelled(self, t: Transform, schema: Schema) -> Transform:
+        """`t` with each column it names spelled as `schema` spells it (found as the session compares names)."""
+        args = []
+        for a in t.args:
+            if isinstance(a, Name):
+                f = schema.find(a.parts, self.case_sensitive)
+                path = schema.path_of(f.id) if f is not None else None
+                if path is not None:
+                    a = a._replace(parts=tuple(path))
+            args.append(a)
+        return t._replace(args=tuple(args))
 
     def _written_column(self, columns, parts: tuple[str, ...]) -> bool:
         """Whether `parts` names a column of a CREATE TABLE's list, or a field of its structs."""

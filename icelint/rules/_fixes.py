@@ -73,6 +73,12 @@ def replace_columns_fix(ctx, help_text: str) -> Fix | None:
     fix = from_help(ctx, help_text, SAFE, "")
     if fix is None:
         return None
+    from icelint.replay.names import repeats_name
+
+    if any(repeats_name(col.type, str.lower) for c in ctx.changes for col in getattr(c, "columns", ())):
+        # a struct with names differing only in case (ICE029): the ALTERs would break the table as well
+        return Fix(DISPLAY_ONLY, "Change the columns in place with ALTER TABLE statements, once no struct names two fields "
+                   "that differ only in case", fix.edits)  # fmt: skip
     renames = [m for m in re.finditer(r"RENAME COLUMN (\S+) TO ([^\s;]+)", fix.edits[0].content) if m[1].split(".")[-1].lower() != m[2].lower()]
     if renames:
         pairs = ", ".join(f"{m[1]} → {m[2]}" for m in renames)

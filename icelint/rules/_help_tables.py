@@ -75,6 +75,14 @@ def partition_reject(ctx, e) -> tuple[str, str]:
             )
         return msg, "stop partitioning by it first (DROP or REPLACE PARTITION FIELD), then drop the column in a later migration"
     msg = f"`{table}`: the partition change fails and the table is unchanged; {'Spark' if e.layer == 'spark' else 'Iceberg'}: {e.quoted}"
+    if "Found duplicate column(s) in the partitioning" in e.message:
+        return msg, (
+            "write each transform of a column once: Spark takes two transforms of the same name over the same columns "
+            "for one, whatever their width (`bucket(4, id)` and `bucket(8, id)`), and `CLUSTERED BY (c) INTO n BUCKETS` "
+            "is one more `bucket` transform of `c`"
+        )
+    if "more than one column reference" in e.message:
+        return msg, _multi_column_help(ctx, e)
     hint = ""
     m = re.search(r"(?:Cannot find partition field to remove: (?:ref\(name=\")?|Cannot find field ')([^\"')]+)", e.message)
     if m and before is not None:
@@ -85,6 +93,30 @@ def partition_reject(ctx, e) -> tuple[str, str]:
             return msg, f"{hint + ' ' if hint else ''}the current partition fields are {current}; partition commands name them exactly (case-sensitive)"
         hint = did_you_mean_column(before.schema, name)
     return msg, (hint + " " if hint else "") + "check the column and partition field names with `icelint schema`; partition commands are case-sensitive"
+
+
+def _multi_column_help(ctx, e) -> str:
+    """ICE003: a transform over several columns (`CLUSTERED BY (a, b)`, `bucket(4, a, b)`, SORTED BY)."""
+    from icelint import changes as ch
+
+    t = next((t for c in ctx.changes if isinstance(c, ch.CreateTable) for t in c.partition_by if t.span == e.span), None)
+    cols = [a.dotted for a in t.args if not isinstance(a, (int, str))] if t is not None else []
+    widths = [a for a in t.args if isinstance(a, int)] if t is not None else []
+    n = widths[0] if widths else 16
+    if t is not None and t.func == "sorted_bucket":
+        order = ", ".join(path_sql(c) for c in cols[1:]) or "..."
+        return (
+            f"Iceberg has no sorted buckets: leave SORTED BY out (`CLUSTERED BY ({path_sql(cols[0]) if cols else '...'}) INTO {n} "
+            f"BUCKETS`), and once the table exists give it a write order instead: ALTER TABLE {table_sql(ctx.table_name)} "
+            f"WRITE ORDERED BY {order}"
+        )
+    if len(cols) < 2:
+        return "partition by transforms of one column each"
+    each = ", ".join(f"bucket({n}, {path_sql(c)})" for c in cols)
+    return (
+        f"an Iceberg partition transform takes one column: bucket by one of them (`CLUSTERED BY ({path_sql(cols[0])}) INTO {n} "
+        f"BUCKETS`), or by each on its own (`PARTITIONED BY ({each})`: {n} buckets of each, {n ** len(cols)} in all)"
+    )
 
 
 def widen_source_help(ctx, f_before, f_after) -> str:

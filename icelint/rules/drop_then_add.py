@@ -49,7 +49,9 @@ statements and readers use the name).
 `REPLACE COLUMNS (...)` becomes the net `ADD` / `DROP` / `RENAME` / `ALTER COLUMN` statements that
 give the listed columns while keeping every field id that can be kept: safe when the listed schema
 is reached by name, unsafe when a column is taken as renamed because it has the position and type of
-an unlisted one. No fix when a listed column cannot keep its id (an illegal type change, NOT NULL).
+an unlisted one; display-only when a listed struct names two fields that differ only in case (the
+statements would leave the table unreadable as well: ICE029). No fix when a listed column cannot
+keep its id (an illegal type change, NOT NULL).
 
 ## References
 - Iceberg spec, "Schema Evolution": columns are tracked by id

@@ -270,6 +270,9 @@ class CreateTable(NamedTuple):
     as_select: bool
     span: Span
     options: tuple[tuple[str, str], ...] = ()  # OPTIONS (...)
+    # CLUSTERED BY (c) INTO n BUCKETS: `bucket(n, c)` (`sorted_bucket(c, n, s)` with SORTED BY (s)), which
+    # Spark hands Iceberg after the PARTITIONED BY transforms
+    clustered_by: Transform | None = None
 
 
 class DropTable(NamedTuple):

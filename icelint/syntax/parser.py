@@ -1132,6 +1132,7 @@ class _StatementParser:
         properties: tuple[tuple[str, str], ...] = ()
         location = comment = None
         options: tuple[tuple[str, str], ...] = ()
+        clustered: Transform | None = None
         as_select = False
         seen: set[str] = set()
         while self.i < self.n:
@@ -1156,6 +1157,8 @@ class _StatementParser:
                 self.expect(")", "',' or ')'")
                 partitioned = tuple(items)
                 columns += tuple(extra)
+            elif k == "CLUSTERED":
+                clustered = self.clustered_by()
             elif k == "TBLPROPERTIES":
                 self.i += 1
                 properties = self.property_list(values=True)
@@ -1174,7 +1177,7 @@ class _StatementParser:
                 break
             else:
                 raise self.error(
-                    "USING, PARTITIONED BY, TBLPROPERTIES, OPTIONS, LOCATION, COMMENT, AS or end of statement"
+                    "USING, PARTITIONED BY, CLUSTERED BY, TBLPROPERTIES, OPTIONS, LOCATION, COMMENT, AS or end of statement"
                 )
         return CreateTable(
             table,
@@ -1190,7 +1193,37 @@ class _StatementParser:
             as_select,
             span,
             options,
+            clustered,
         )
+
+    def clustered_by(self) -> Transform:
+        """`CLUSTERED BY (a, ...) [SORTED BY (b [ASC | DESC], ...)] INTO n BUCKETS` (Spark's bucket spec),
+        as the transform Spark makes of it: `bucket(n, a, ...)`, or `sorted_bucket(a, ..., n, b, ...)`."""
+        start = self.t[self.i].start
+        self.i += 1
+        self.expect("BY")
+        self.expect("(")
+        cols: list[Name | int | str] = [self.name("a column name")]
+        while self.accept(","):
+            cols.append(self.name("a column name"))
+        self.expect(")", "',' or ')'")
+        sort: list[Name | int | str] = []
+        if self.accept("SORTED"):
+            self.expect("BY")
+            self.expect("(")
+            while True:
+                sort.append(self.name("a column name"))
+                self.accept("ASC") or self.accept("DESC")
+                if not self.accept(","):
+                    break
+            self.expect(")", "',' or ')'")
+        self.expect("INTO")
+        n = self.integer("a number of buckets")
+        self.expect("BUCKETS")
+        span = self.span(start, self.prev_end())
+        if sort:
+            return Transform("sorted_bucket", (*cols, n, *sort), span)
+        return Transform("bucket", (n, *cols), span)
 
     def partition_field(self, extra: list[ColumnDef]) -> Transform:
         """A transform, or a Hive-style `name type [NOT NULL] [COMMENT 'x']`, which also adds the

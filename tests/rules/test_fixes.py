@@ -130,6 +130,15 @@ def test_replace_columns_with_a_guessed_rename_is_unsafe() -> None:
     assert fix.edits[0].content == "ALTER TABLE db.t RENAME COLUMN note TO memo"
 
 
+def test_replace_columns_with_case_twins_in_a_struct_is_display_only() -> None:
+    # the ALTERs would add `t struct<y, Y>`, which Spark accepts and then cannot read (ICE029): not applied
+    sql = TABLE + "ALTER TABLE db.t REPLACE COLUMNS (id bigint, note string, t struct<y: int, Y: int>);\n"
+    fixes = fixes_of(sql, "ICE001")
+    assert fixes and fixes[0].applicability is Applicability.DISPLAY_ONLY
+    assert "ADD COLUMN t struct<y: int, Y: int>" in fixes[0].edits[0].content
+    assert "ICE029" in {f.rule for f in lint_run(replay_text(sql, path="V1__x.sql"), ALL_RULES)}
+
+
 def test_replace_columns_with_the_current_columns_is_deleted() -> None:
     sql = TABLE + "ALTER TABLE db.t REPLACE COLUMNS (id bigint, note string, s struct<a: int>); -- same\n"
     assert fixed(sql, unsafe=False) == TABLE + "; -- same\n"

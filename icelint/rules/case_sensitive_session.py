@@ -106,12 +106,44 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
                 f"`{ctx.table_name}`: `{'.'.join(path)}` (field id {f.id}) now coexists with `{twins[0]}`, differing only "
                 f"in case: readers with default settings fail with {ambiguous}, and INSERTs fail with "
                 "'Multiple entries with same key'",
-                "choose a name that differs by more than case",
+                (_renamed_field_help(ctx, path, f, siblings) if not ctx.outcome.case_sensitive else None)
+                or "choose a name that differs by more than case",
                 # a field inside a column's type: the column's definition
                 span=next(filter(None, (_positions.change_span(ctx, path[:k]) for k in range(len(path), 0, -1))), None),
                 column=".".join(path),
                 field_id=f.id,
             )
+
+
+def _renamed_field_help(ctx: RuleContext, path, f, siblings) -> str | None:
+    """The ADD COLUMN again, with the field renamed (a column added alone, with nothing in its type
+    that the SQL type text would leave out: comments, NOT NULL); None otherwise."""
+    from dataclasses import replace as evolve
+
+    from icelint.model import types as it
+    from icelint.rules._help import free_name, path_sql, sql, table_sql, type_sql
+
+    if len(ctx.changes) != 1 or not isinstance(ctx.changes[0], ch.AddColumn):
+        return None
+    spec = ctx.changes[0].column
+    if len(spec.path) != 1 or spec.path[0].lower() != path[0].lower() or spec.doc or spec.first or spec.after:
+        return None
+    column = ctx.after.schema.find(path[:1])
+    if column is None or any(g.doc or g.required for _, g in _all_fields(ctx.after.schema) if _ != path[:1] and _[:1] == path[:1]):
+        return None
+    new_name = free_name([s.name for s in siblings], f.name)
+
+    def renamed(t):
+        if isinstance(t, it.StructType):
+            return evolve(t, fields=tuple(evolve(g, name=new_name if g.id == f.id else g.name, type=renamed(g.type)) for g in t.fields))
+        if isinstance(t, it.ListType):
+            return evolve(t, element=renamed(t.element))
+        if isinstance(t, it.MapType):
+            return evolve(t, key=renamed(t.key), value=renamed(t.value))
+        return t
+
+    stmt = f"ALTER TABLE {table_sql(ctx.table_name)} ADD COLUMN {path_sql(column.name)} {type_sql(renamed(column.type))}"
+    return f"give `{'.'.join(path)}` a name that differs by more than case: {sql(stmt)}"
 
 
 def relied_on(ctx: RuleContext) -> bool:

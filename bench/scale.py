@@ -51,6 +51,8 @@ child alone, from `os.wait4` in a small wrapper process).
 - `partition-evolution`: N partition changes on one table (a bucket field added, then dropped, on
   another column each time: thousands of specs).
 - `sort-orders`: N `WRITE ORDERED BY` on one table, each a pair of columns not used before.
+- `nested-twins`: one `ADD COLUMN` of a struct of N = 32,000 fields, in pairs differing only in
+  case (16,000 ICE029 findings at one place).
 - `readds-with-history`: 149 re-added columns against a metadata.json of 200 schema versions and
   N = 20,000 snapshots (each an ICE001 naming the newest snapshot that still has the column). Not
   compared with sqlglot (the SQL is 149 statements; the metadata is the input that grows).
@@ -215,6 +217,13 @@ def sort_orders(n: int) -> str:
         a, b = i % 200, (i // 200) % 200
         out.append(f"ALTER TABLE db.t WRITE ORDERED BY c{a}, c{b + 1 if b == a else b};")
     return "\n".join(out) + "\n"
+
+
+def nested_twins(n: int) -> str:
+    """One `ADD COLUMN` of a struct of N fields in N/2 pairs differing only in case (`f7`, `F7`):
+    N/2 ICE029 findings at one place, each naming its field."""
+    fields = ", ".join(f"f{i}: int, F{i}: int" for i in range(n // 2))
+    return f"CREATE TABLE db.t (id bigint) USING iceberg;\nALTER TABLE db.t ADD COLUMN s struct<{fields}>;\n"
 
 
 def readds_with_history(n: int) -> tuple[str, str]:
@@ -402,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
         add("partition-evolution", partition_evolution(n(12_500)), n(12_500) + 1)
     if want("sort-orders"):
         add("sort-orders", sort_orders(n(12_500)), n(12_500) + 1)
+    if want("nested-twins"):
+        add("nested-twins", nested_twins(n(32_000)), 2)
     if want("readds-with-history"):
         sql, meta = readds_with_history(n(20_000))
         add("readds-with-history", sql, 149, compare=False)

@@ -69,9 +69,12 @@ class Finding:
         return key
 
     def __hash__(self) -> int:
-        # Equal findings have equal positions and rules: hashing those few fields (not the message and
-        # help texts of every finding, as the generated hash would) keeps `set(findings)` cheap.
-        return hash((self.rule, self.path, self.line, self.column, self.end_line, self.end_column, self.statement_index))
+        # Equal findings have equal positions, rules and fields: hashing those few (not the message and
+        # help texts of every finding, as the generated hash would) keeps `set(findings)` cheap; the
+        # field, because one statement may report thousands of fields at one place (a struct's fields):
+        # equal hashes there made `set` compare, and unpack, every pair of texts (issue 15 §3)
+        return hash((self.rule, self.path, self.line, self.column, self.end_line, self.end_column, self.statement_index,
+                     self.field_id, self.column_path))  # fmt: skip
 
     def to_json(self) -> dict:
         return {

@@ -94,7 +94,7 @@ def statements(draw) -> str:
     c2 = draw(st.sampled_from(COLUMNS))
     typ = draw(sql_types())
     nested = draw(st.sampled_from(["", ".a", ".element", ".key", ".value", ".a.b"]))
-    kind = draw(st.integers(0, 20))
+    kind = draw(st.integers(0, 22))
     cols = ", ".join(f"{n} {ty}" for n, ty in draw(st.lists(st.tuples(st.sampled_from(COLUMNS), sql_types()), min_size=1, max_size=4)))
     return [
         f"CREATE TABLE {t} ({cols}) USING iceberg",
@@ -119,6 +119,12 @@ def statements(draw) -> str:
         draw(st.sampled_from([f"DROP TABLE {t}", f"INSERT INTO {t} VALUES (1, 'a')", "SET spark.sql.caseSensitive=true",
                               f"CALL system.rewrite_data_files('{t}')", f"-- icelint: ignore ICE001\nALTER TABLE {t} DROP COLUMN {c}"])),
         f"ALTER TABLE {t} CHANGE COLUMN {c} {c2} {typ}",
+        f"CREATE TABLE{draw(st.sampled_from(['', ' IF NOT EXISTS']))} {t} ({cols}) USING iceberg "
+        f"{draw(st.sampled_from(['', f'PARTITIONED BY (days({c2})) ', f'PARTITIONED BY (bucket(4, {c})) ']))}"
+        f"CLUSTERED BY ({draw(st.sampled_from([c, f'{c}, {c2}']))}){draw(st.sampled_from(['', f' SORTED BY ({c2} DESC)']))} "
+        f"INTO {draw(st.sampled_from(['4', '0', '16']))} BUCKETS",
+        f"CREATE TABLE IF NOT EXISTS {t} ({cols}) USING iceberg PARTITIONED BY "
+        f"({draw(st.sampled_from([f'{c}, {c2}', f'days({c}), hours({c})', f'bucket(4, {c}), bucket(8, {c2})', f'{c}.a', f'truncate(2, {c}), {c}']))})",
     ][kind]
 
 

@@ -1112,3 +1112,29 @@ def test_paths_and_ancestors_below_the_nested_columns_equal_the_index() -> None:
             assert schema.path_of(fid) == whole.path_of(fid), fid
             assert schema.ancestors(fid) == whole.ancestors(fid), fid
     assert searched > 60  # most versions answered by the search, not by an index
+
+
+# ---------------------------------------------------------------------------- findings at one place
+
+
+def test_findings_at_one_place_on_other_fields_are_not_compared_text_by_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A struct's fields reported at one place (ICE029 on `struct<f0, F0, f1, F1, ...>`): findings that
+    differ only in their field hash apart, so deduplicating them compares no pair of texts (each
+    comparison unpacked two long messages: quadratic before); equal findings still collapse."""
+    from icelint import findings as fmod
+    from icelint.findings import Finding, Severity, in_report_order
+
+    made = [Finding(rule="ICE029", name="n", severity=Severity.ERROR, path="m.sql", line=2, column=29, end_line=2,
+                    end_column=60, message=f"`s.F{i}` (field id {i}) " + "x" * 300, help="h" * 300, column_path=f"s.F{i}",
+                    field_id=i) for i in range(2000)]  # fmt: skip
+    compared = [0]
+    eq = Finding.__eq__
+
+    def counting(a, b):
+        compared[0] += 1
+        return eq(a, b)
+
+    monkeypatch.setattr(fmod.Finding, "__eq__", counting)
+    out = in_report_order(made + made[:10])
+    assert len(out) == 2000 and {f.field_id for f in out} == set(range(2000))
+    assert compared[0] < 100  # the ten repeats, and no more than a few hash collisions

@@ -42,6 +42,10 @@ class TablesMixin:
             self._analyze_columns(c)  # Spark's analyzer: before it looks for the table (IF NOT EXISTS too)
         if meta is not None and not (c.or_replace or c.replace_only):
             if c.if_not_exists:
+                if not c.columns and c.as_select and c.sql is not None:  # the query is analysed too
+                    columns, _, untyped = infer_columns(c.sql, self._known_schema)
+                    if columns is not None:
+                        self._analyze_columns(c._replace(columns=columns), partitioning=not untyped)
                 return meta
             raise ReplayError(
                 "table-exists",
@@ -77,8 +81,8 @@ class TablesMixin:
         if not c.columns:
             self.unknown.add(key)
             return None
-        if c.as_select:
-            self._analyze_columns(c, partitioning=False)  # the query's columns, now known (some of their types may not be)
+        if c.as_select:  # the query's columns, now known; PARTITIONED BY is judged here only when all their types are
+            self._analyze_columns(c, partitioning=not untyped)
         props = dict(c.properties)
         version = DEFAULT_FORMAT_VERSION
         if "format-version" in props:

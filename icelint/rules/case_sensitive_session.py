@@ -92,13 +92,24 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
         made = [(p, f) for p, f in d.added if len(p) > 1]
     schema = ctx.after.schema
     mine = {f.id for _, f in made}
+    helps: dict = {}  # column → the ADD COLUMN again with every twin in it renamed (None: not offered)
+    structs: dict[tuple, tuple] = {}  # parent path → (its fields, their positions by id, by lower-case name)
     for path, f in made:
         if len(path) == 1 and not schema.has_case_collisions:
             continue
-        siblings = tuple(schema.fields if len(path) == 1 else children_of(schema, path[:-1]))
-        at = next(i for i, s in enumerate(siblings) if s.id == f.id)
+        parent = path[:-1]
+        if parent not in structs:  # once per struct: a column adding thousands of fields stays linear
+            siblings = tuple(schema.fields if not parent else children_of(schema, parent))
+            by_name: dict[str, list] = {}
+            for i, sib in enumerate(siblings):
+                by_name.setdefault(sib.name.lower(), []).append((i, sib))
+            structs[parent] = (siblings, {sib.id: i for i, sib in enumerate(siblings)}, by_name)
+        siblings, position, by_name = structs[parent]
+        at = position.get(f.id, -1)
         # a pair this statement makes whole (both fields new here) is reported once, at its second field
-        twins = [s.name for i, s in enumerate(siblings) if s.id != f.id and s.name.lower() == f.name.lower() and (s.id not in mine or i < at)]
+        twins = [s.name for i, s in by_name.get(f.name.lower(), ()) if s.id != f.id and (s.id not in mine or i < at)]
+        if twins and not ctx.outcome.case_sensitive and path[0] not in helps:
+            helps[path[0]] = _renamed_field_help(ctx, path[:1], made)
         if twins:
             ambiguous = "AMBIGUOUS_REFERENCE" if len(path) == 1 else "AMBIGUOUS_REFERENCE_TO_FIELDS"
             yield ctx.finding(
@@ -106,8 +117,7 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
                 f"`{ctx.table_name}`: `{'.'.join(path)}` (field id {f.id}) now coexists with `{twins[0]}`, differing only "
                 f"in case: readers with default settings fail with {ambiguous}, and INSERTs fail with "
                 "'Multiple entries with same key'",
-                (_renamed_field_help(ctx, path, f, siblings) if not ctx.outcome.case_sensitive else None)
-                or "choose a name that differs by more than case",
+                helps.get(path[0]) or "choose a name that differs by more than case",
                 # a field inside a column's type: the column's definition
                 span=next(filter(None, (_positions.change_span(ctx, path[:k]) for k in range(len(path), 0, -1))), None),
                 column=".".join(path),
@@ -115,9 +125,10 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
             )
 
 
-def _renamed_field_help(ctx: RuleContext, path, f, siblings) -> str | None:
-    """The ADD COLUMN again, with the field renamed (a column added alone, with nothing in its type
-    that the SQL type text would leave out: comments, NOT NULL); None otherwise."""
+def _renamed_field_help(ctx: RuleContext, column_path, made) -> str | None:
+    """The ADD COLUMN again, with every field inside the column that has a case-only twin before it
+    renamed (a column added alone, with nothing in its type that the SQL type text would leave out:
+    comments, NOT NULL; and a type short enough to read); None otherwise."""
     from dataclasses import replace as evolve
 
     from icelint.model import types as it
@@ -126,16 +137,28 @@ def _renamed_field_help(ctx: RuleContext, path, f, siblings) -> str | None:
     if len(ctx.changes) != 1 or not isinstance(ctx.changes[0], ch.AddColumn):
         return None
     spec = ctx.changes[0].column
-    if len(spec.path) != 1 or spec.path[0].lower() != path[0].lower() or spec.doc or spec.first or spec.after:
+    if len(spec.path) != 1 or spec.path[0].lower() != column_path[0].lower() or spec.doc or spec.first or spec.after:
         return None
-    column = ctx.after.schema.find(path[:1])
-    if column is None or any(g.doc or g.required for _, g in _all_fields(ctx.after.schema) if _ != path[:1] and _[:1] == path[:1]):
+    column = ctx.after.schema.find(column_path)
+    if column is None or len(type_sql(column.type)) > 300:  # every finding carries it: a struct of thousands of
+        return None  # fields would make the report quadratic
+    if any(g.doc or g.required for g in _struct_fields(column.type)):
         return None
-    new_name = free_name([s.name for s in siblings], f.name)
+    mine = {f.id for _, f in made}
 
     def renamed(t):
         if isinstance(t, it.StructType):
-            return evolve(t, fields=tuple(evolve(g, name=new_name if g.id == f.id else g.name, type=renamed(g.type)) for g in t.fields))
+            seen: set[str] = set()
+            names = {g.name for g in t.fields}
+            fields = []
+            for g in t.fields:
+                name = g.name
+                if name.lower() in seen and g.id in mine:  # the second of a pair: renamed
+                    name = free_name(names, name)
+                    names.add(name)
+                seen.add(name.lower())
+                fields.append(evolve(g, name=name, type=renamed(g.type)))
+            return evolve(t, fields=tuple(fields))
         if isinstance(t, it.ListType):
             return evolve(t, element=renamed(t.element))
         if isinstance(t, it.MapType):
@@ -143,7 +166,7 @@ def _renamed_field_help(ctx: RuleContext, path, f, siblings) -> str | None:
         return t
 
     stmt = f"ALTER TABLE {table_sql(ctx.table_name)} ADD COLUMN {path_sql(column.name)} {type_sql(renamed(column.type))}"
-    return f"give `{'.'.join(path)}` a name that differs by more than case: {sql(stmt)}"
+    return f"give the fields names that differ by more than case: {sql(stmt)}"
 
 
 def relied_on(ctx: RuleContext) -> bool:
@@ -198,6 +221,19 @@ def _relies(o) -> bool:
             return True
         stack.extend(k.type for k in kids)
     return False
+
+
+def _struct_fields(t):
+    """Every struct field inside a type, at any depth (below list elements and map values too)."""
+    from icelint.model.types import StructType, children
+
+    stack = [t]
+    while stack:
+        t = stack.pop()
+        kids = children(t)
+        if isinstance(t, StructType):
+            yield from kids
+        stack.extend(k.type for k in kids)
 
 
 def _all_fields(schema):

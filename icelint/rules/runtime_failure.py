@@ -63,7 +63,7 @@ _HELP = {
     "unknown-table": "create the table first, or check the table name",
     "table-exists": "use CREATE TABLE IF NOT EXISTS only when the existing table has the same columns; otherwise ALTER it",
     "unknown-column": "check the column name with `icelint schema` (nested fields are addressed as a.b, list elements as a.element, map values as a.value)",
-    "duplicate-column": "Spark compares column names case-insensitively: choose a name that differs by more than case",
+    "duplicate-column": "give each column a name of its own (Spark compares names case-insensitively: `id` and `ID` are the same name)",
     "identifier": "update the identifier fields first (`SET IDENTIFIER FIELDS` / `DROP IDENTIFIER FIELDS`), in a separate statement",
     "sort-order": "change the sort order first (`WRITE ORDERED BY` other columns, or `WRITE UNORDERED`), then drop the column",
     "move": "columns can only be moved within their own struct: use AFTER with a sibling",

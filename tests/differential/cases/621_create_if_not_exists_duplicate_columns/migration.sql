@@ -25,4 +25,10 @@ CREATE TABLE IF NOT EXISTS db.dupes (id bigint, s struct<a: int>) USING iceberg 
 CREATE TABLE IF NOT EXISTS db.dupes (id bigint, s struct<a: int>) USING iceberg PARTITIONED BY (days(nope));
 CREATE TABLE IF NOT EXISTS db.dupes (id bigint, name string) USING iceberg PARTITIONED BY (Name);
 ALTER TABLE db.dupes ADD COLUMN a array<struct<x: int, X: int>>;
+-- CREATE TABLE IF NOT EXISTS ... AS SELECT: the query is analysed too
+CREATE TABLE IF NOT EXISTS db.dupes USING iceberg AS SELECT nope FROM db.dupes;
+CREATE TABLE IF NOT EXISTS db.dupes USING iceberg PARTITIONED BY (nope) AS SELECT 1 AS id;
+CREATE TABLE IF NOT EXISTS db.dupes USING iceberg AS SELECT 1 AS id, 2 AS ID;
+CREATE TABLE IF NOT EXISTS db.dupes USING iceberg PARTITIONED BY (id, id) AS SELECT 1 AS id;
+CREATE TABLE IF NOT EXISTS db.dupes USING iceberg PARTITIONED BY (bucket(4, id)) AS SELECT id, name FROM db.dupes;
 INSERT INTO db.dupes VALUES (3, 'c');

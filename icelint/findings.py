@@ -157,12 +157,14 @@ class _Text:
 
 
 class _MessageKey:
-    """A packed finding's message in its sort key: unpacked only when the rest of the key ties."""
+    """A packed finding's message in its sort key: unpacked only when the rest of the key ties, and
+    then once (many findings at one place, as a struct's fields can give, are compared many times)."""
 
-    __slots__ = ("packed",)
+    __slots__ = ("packed", "text")
 
     def __init__(self, packed: _Packed) -> None:
         self.packed = packed
+        self.text: str | None = None
 
     def __reduce__(self):
         return (_MessageKey, (self.packed,))
@@ -190,7 +192,12 @@ class _MessageKey:
 
 
 def _text(x):
-    return x.packed.texts()[0] if x.__class__ is _MessageKey else x
+    if x.__class__ is not _MessageKey:
+        return x
+    text = x.text
+    if text is None:
+        text = x.text = x.packed.texts()[0]
+    return text
 
 
 def _direct_init(cls, then: str = ""):

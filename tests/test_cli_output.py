@@ -249,3 +249,22 @@ def test_completion_through_the_executable_entry_point(tmp_path: Path) -> None:
     env = _env(_ICELINT_COMPLETE="bash_complete", COMP_WORDS="icelint check --stdin", COMP_CWORD="2")
     r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 0 and "plain,--stdin-filename" in r.stdout, (r.stdout, r.stderr)
+
+
+def test_a_long_line_is_shown_cut_around_the_finding(tmp_path: Path) -> None:
+    """A statement deep in a line of thousands of characters: the snippet shows the part around the
+    finding, marked `...` where it was cut, with the carets under the finding's own text; a short
+    line is shown whole."""
+    from icelint.reporters.text import MAX_SHOWN
+
+    cols = ", ".join(f"c{i} int" for i in range(400))
+    put(tmp_path, "m.sql", f"CREATE TABLE db.t (id bigint, {cols}) USING iceberg; ALTER TABLE db.t ADD COLUMN c150 string;\n")
+    r = run("check", "m.sql", cwd=tmp_path)
+    lines = r.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("1 | "))
+    shown, carets = lines[at], lines[at + 1]
+    assert shown.startswith("1 | ...") and shown.endswith("c150 string;") and len(shown) < MAX_SHOWN + 10
+    assert shown[carets.index("^") :].startswith("c150 string")
+    put(tmp_path, "s.sql", "CREATE TABLE db.t (id bigint) USING iceberg; ALTER TABLE db.t ADD COLUMN id string;\n")
+    r = run("check", "s.sql", cwd=tmp_path)
+    assert "1 | CREATE TABLE db.t (id bigint) USING iceberg; ALTER TABLE db.t ADD COLUMN id string;" in r.stdout

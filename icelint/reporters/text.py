@@ -35,6 +35,26 @@ def _layout(text: str) -> tuple[str, list[int]]:
     return "".join(shown), starts
 
 
+# A source line longer than this (in characters) is shown cut to this many around the finding's start,
+# with `...` where it was cut: a one-line file of thousands of columns, or a struct type of thousands
+# of fields, would otherwise be printed whole under every finding on it (rustc cuts long lines too).
+MAX_SHOWN = 320
+_LEAD = 40  # characters shown before the finding's start on a cut line
+
+
+def _cut(text: str, start: int, end: int) -> tuple[str, int, int]:
+    """`text` (a source line) and the 1-based, inclusive columns `start`..`end` on it; a line longer
+    than `MAX_SHOWN` cut around `start`, with the columns moved to the cut line (`end` kept inside it)."""
+    if len(text) <= MAX_SHOWN:
+        return text, start, end
+    lo = max(0, min(start - 1, len(text)) - _LEAD)
+    hi = min(len(text), lo + MAX_SHOWN)
+    head = "..." if lo else ""
+    shift = len(head) - lo
+    cut = head + text[lo:hi] + ("..." if hi < len(text) else "")
+    return cut, start + shift, min(end, hi) + shift if end >= start else end
+
+
 def _snippet(f: Finding, index: LineIndex | None) -> list[str]:
     if index is None:
         return []
@@ -45,6 +65,8 @@ def _snippet(f: Finding, index: LineIndex | None) -> list[str]:
         except IndexError:
             text = None
         start, end = f.column, f.end_column
+        if text is not None and len(text) > MAX_SHOWN:
+            text, start, end = _cut(text, start, end)
         if text is not None and start >= 1 and text.isascii() and "\t" not in text:
             pad = " " * len(str(n))
             if end < start:
@@ -67,10 +89,11 @@ def _snippet_plain(f: Finding, index: LineIndex) -> list[str]:
             text = index.line_text(n)
         except IndexError:
             break
-        shown, starts = _layout(text)
-        lines.append(f"{n:>{width}} | {shown}")
         start = f.column if n == f.line else 1 + (len(text) - len(text.lstrip()))
         end = f.end_column if n == f.end_line else len(text)  # 1-based, inclusive
+        text, start, end = _cut(text, start, end)
+        shown, starts = _layout(text)
+        lines.append(f"{n:>{width}} | {shown}")
         if end >= start:
             first = starts[min(start - 1, len(text))]
             after = starts[min(end, len(text))]

@@ -127,12 +127,8 @@ class ColumnsMixin:
             elif isinstance(c, ch.ReplaceColumns):
                 for f in schema.fields:
                     upd.delete_column((f.name,))
-                names: set[str] = set()
+                self._check_repeated(c.columns)
                 for col in c.columns:
-                    low = col.path[-1] if self.case_sensitive else col.path[-1].lower()
-                    if low in names:
-                        raise ReplayError("duplicate-column", f"[COLUMN_ALREADY_EXISTS] The column `{col.path[-1]}` already exists.", "spark", span=col.span)
-                    names.add(low)
                     self._add(schema, upd, col, step, added_here, replacing=True)
             elif isinstance(c, ch.HiveChangeColumn):
                 path, f = self._resolve(schema, c.path, step, c.span)
@@ -150,6 +146,16 @@ class ColumnsMixin:
         if name_index.may_collide(changes, schema):
             name_index.check_unique_names(new_schema)
         return self._commit_schema(meta, new_schema, upd.last_column_id, upd.changes_at)
+
+    def _check_repeated(self, columns) -> None:
+        """Spark's analyzer: a column list (CREATE TABLE, REPLACE COLUMNS) that names a column twice,
+        compared as its resolver compares (and then reported in lower case, as Spark does)."""
+        seen: set[str] = set()
+        for col in columns:
+            low = col.path[-1] if self.case_sensitive else col.path[-1].lower()
+            if low in seen:
+                raise ReplayError("duplicate-column", f"[COLUMN_ALREADY_EXISTS] The column `{low}` already exists.", "spark", span=col.span)
+            seen.add(low)
 
     def _try_resolve(self, schema: Schema, path: Path) -> NestedField | None:
         return self._walk(schema, path)[1]

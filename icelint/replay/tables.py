@@ -140,12 +140,7 @@ class TablesMixin:
     def _analyze_columns(self, c: ch.CreateTable, partitioning: bool = True) -> None:
         """What Spark's analyzer checks of a CREATE TABLE's own column list and PARTITIONED BY, before
         it looks for the table: a `CREATE TABLE IF NOT EXISTS` of a table that exists fails on these too."""
-        seen: set[str] = set()
-        for col in c.columns:
-            low = col.path[-1] if self.case_sensitive else col.path[-1].lower()
-            if low in seen:
-                raise ReplayError("duplicate-column", f"[COLUMN_ALREADY_EXISTS] The column `{low}` already exists.", "spark", span=col.span)
-            seen.add(low)
+        self._check_repeated(c.columns)  # replay/columns.py: REPLACE COLUMNS checks its list the same way
         for col in c.columns:
             self._check_nested_names(col.type, col.path[-1], col.span)
         for col in c.columns:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from icelint import changes as ch
-from icelint.syntax.ast import Name, Transform
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, TableMetadata
 from icelint.model.types import ListType, MapType, NestedField, StructType, Type, UntypedType, walk
 from icelint.replay import names as name_index
@@ -31,6 +30,7 @@ from icelint.replay.properties import (
     format_version,
     validate_commit_properties,
 )
+from icelint.syntax.ast import Name, Transform
 
 
 class TablesMixin:
@@ -150,10 +150,12 @@ class TablesMixin:
         # compares names), and no transform is written twice over the same columns (`bucket(4, id)` and
         # `bucket(8, id)` count as the same: Spark compares the transform's name and its columns only)
         written: dict[tuple, Transform] = {}
+        fold = (lambda n: n) if self.case_sensitive else str.lower
+        top = {fold(col.path[-1]): col.type for col in c.columns} if partitioning and c.partition_by else {}
         for t in c.partition_by if partitioning else ():
             names = []
             for ref in t.columns:
-                if not self._written_column(c.columns, ref.parts):
+                if not _written_column(top, ref.parts, fold):
                     raise ReplayError(
                         "unknown-column",
                         f"Couldn't find column {ref.dotted} in: {', '.join(col.path[-1] for col in c.columns)}",
@@ -200,16 +202,6 @@ class TablesMixin:
                     a = a._replace(parts=tuple(path))
             args.append(a)
         return t._replace(args=tuple(args))
-
-    def _written_column(self, columns, parts: tuple[str, ...]) -> bool:
-        """Whether `parts` names a column of a CREATE TABLE's list, or a field of its structs."""
-        same = (lambda a, b: a == b) if self.case_sensitive else (lambda a, b: a.lower() == b.lower())
-        t = next((col.type for col in columns if same(col.path[-1], parts[0])), None)
-        for part in parts[1:]:
-            if t is None or t.name != "struct":
-                return False
-            t = next((f.type for f in t.fields if same(f.name, part)), None)
-        return t is not None
 
     def _replace_table(self, meta: TableMetadata, fresh: Schema, spec: PartitionSpec, properties: dict[str, str], c: ch.CreateTable) -> TableMetadata:
         """`TableMetadata.buildReplacement`: ids reused by name from the current schema."""
@@ -284,3 +276,15 @@ def _reassign_type(t: Type, old: Type | None, last: list[int]) -> Type:
         kid, vid = nid(o.key_id if o else None), nid(o.value_id if o else None)
         return MapType(kid, _reassign_type(t.key, o.key if o else None, last), vid, _reassign_type(t.value, o.value if o else None, last), t.value_required)
     return t
+
+
+def _written_column(top: dict, parts: tuple[str, ...], fold) -> bool:
+    """Whether `parts` names a column of a CREATE TABLE's list (`top`: folded name → type), or a field
+    of its structs (names compared once `fold`ed, as the session's resolver compares them)."""
+    t = top.get(fold(parts[0]))
+    for part in parts[1:]:
+        if t is None or t.name != "struct":
+            return False
+        want = fold(part)
+        t = next((f.type for f in t.fields if fold(f.name) == want), None)
+    return t is not None

@@ -2,14 +2,16 @@
 
 ## What it does
 Flags `CREATE TABLE IF NOT EXISTS` when the table already exists (known from the metadata or
-created earlier in the scripts) and the statement's columns differ from the existing ones: a
-column is missing on one side, or has another type or nullability.
+created earlier in the scripts) and the statement's columns differ from the existing ones (a
+column is missing on one side, or has another type or nullability), or its `PARTITIONED BY` (and
+`CLUSTERED BY`) from the table's current partitioning (compared by column and transform).
 
 ## Why is this bad?
 Spark does nothing when the table exists: the statement succeeds, and every later statement runs
 against the existing table, not the one written here. A migration that relies on the new column
 list then fails or writes to the wrong columns (an `INSERT` with one value per written column
-fails with `[INSERT_COLUMN_ARITY_MISMATCH]`).
+fails with `[INSERT_COLUMN_ARITY_MISMATCH]`), and new data is written in the existing table's
+partitioning, whatever `PARTITIONED BY` says.
 
 ## Example
 ```sql
@@ -24,7 +26,8 @@ ALTER TABLE db.prefs ADD COLUMN locale string;
 ```
 
 ## Fix
-Display-only: the `ALTER TABLE` statements that turn the existing columns into the ones written. In
+Display-only: the `ALTER TABLE` statements that turn the existing columns into the ones written, then
+the `DROP` / `ADD PARTITION FIELD` statements that turn the existing partitioning into it. In
 an environment where the table does not exist yet, the `CREATE TABLE` is what must run, so `--fix`
 never replaces it.
 
@@ -52,17 +55,26 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if not c.columns:
             continue  # CREATE ... AS SELECT: its columns are not known here
         fold = _same if ctx.outcome.case_sensitive else str.lower  # names compared as Spark resolves them
-        differences = _differences(c, ctx.before.schema, fold)
-        if not differences:
-            continue
         table = ctx.table_name
+        differences = _differences(c, ctx.before.schema, fold)
+        parts = _partitioning(table, c, ctx.before, fold)
+        if not differences and parts is None:
+            continue
+        what = []
+        if differences:
+            what.append(f"whose columns differ from the ones written here: {'; '.join(differences)}")
+        if parts is not None:
+            now = f"partitioned by {', '.join(parts[0])}" if parts[0] else "not partitioned"
+            what.append(f"{now} (written here: {', '.join(parts[1]) or 'no partitioning'}; new data goes into the "
+                        "existing partitioning)")  # fmt: skip
+        span = _span(c, ctx.before.schema, fold) if differences else (c.partition_by[0].span if c.partition_by else None)
         yield ctx.finding(
             RULE,
             f"`{table}` already exists, so this CREATE TABLE IF NOT EXISTS does nothing and later statements run "
-            f"against the existing table, whose columns differ from the ones written here: {'; '.join(differences)}",
-            help_ := _help(table, c, ctx.before.schema, fold),
-            span=_span(c, ctx.before.schema, fold) or (ctx.commit.table_span if ctx.commit is not None else None),
-            fix=_fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, "Change the existing table's columns with ALTER TABLE statements"),
+            f"against the existing table, {'; and '.join(what)}",
+            help_ := _help(table, c, ctx.before.schema, fold, parts[2] if parts is not None else []),
+            span=span or (ctx.commit.table_span if ctx.commit is not None else None),
+            fix=_fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, "Change the existing table with ALTER TABLE statements"),
         )
 
 
@@ -84,11 +96,41 @@ def _written_fields(c: ch.CreateTable) -> tuple | None:
         return None
 
 
-def _help(table: str, c: ch.CreateTable, schema, fold=str.lower) -> str:
+def _partitioning(table: str, c: ch.CreateTable, meta, fold) -> tuple[list[str], list[str], list[str]] | None:
+    """When the statement's PARTITIONED BY (and CLUSTERED BY) differs from the existing table's
+    current spec: the existing transforms and the written ones as SQL, and the ALTER statements that
+    turn one into the other. None when they are the same, or a written transform is not one Iceberg
+    converts (compared by column, as the session resolves names, and transform; not by order)."""
+    from icelint.replay import partitioning as pt
+    from icelint.replay.errors import ReplayError
+    from icelint.rules._help import ident, table_sql, transform_sql
+
+    schema = meta.schema
+    try:
+        written = [(pt.column_of(t).dotted, pt.transform_kind(t)) for t in c.partition_by]
+    except ReplayError:
+        return None
+    existing = [(name, f.transform, f.name) for f in meta.spec.fields
+                if f.transform != "void" and (name := schema.name_of(f.source_id)) is not None]  # fmt: skip
+    mine = {(fold(n), k) for n, k in written}
+    theirs = {(fold(n), k) for n, k, _ in existing}
+    if mine == theirs:
+        return None
+    t = table_sql(table)
+    stmts = [f"ALTER TABLE {t} DROP PARTITION FIELD {ident(field)}" for n, k, field in existing if (fold(n), k) not in mine]
+    # as written: they follow the column statements of `_help`, which give the columns the written names
+    stmts += [f"ALTER TABLE {t} ADD PARTITION FIELD {transform_sql(k, n)}" for n, k in written if (fold(n), k) not in theirs]
+    return [transform_sql(k, n) for n, k, _ in existing], [transform_sql(k, n) for n, k in written], stmts
+
+
+def _help(table: str, c: ch.CreateTable, schema, fold=str.lower, partition_stmts: list[str] | None = None) -> str:
     from icelint.rules._help import sql
     from icelint.rules._help_columns import alter_statements
 
     match = "or make the column list match the existing table"
+    partition_stmts = partition_stmts or []
+    if partition_stmts:
+        match = "or make the column list and the partitioning match the existing table"
     fields = _written_fields(c)
     if fields is None or len({f.name.lower() for f in fields}) < len(fields):  # `id` and `ID` (a case-sensitive session): no net ALTERs
         return f"write the change as ALTER TABLE statements on `{table}`, {match}"
@@ -110,9 +152,11 @@ def _help(table: str, c: ch.CreateTable, schema, fold=str.lower) -> str:
         names = ", ".join(f"`{f.name}`" for f in kept)
         one = len(kept) == 1
         also = f" ({names} stay{'s' if one else ''}: drop {'it' if one else 'them'} in a separate migration if {'it' if one else 'they'} must go)"
+    stmts = [*stmts, *partition_stmts]  # the columns first: a partition field may need a column added here
     if not stmts:
         return f"make the column list match the existing table{also}"
-    return f"write the change as the statements that turn the existing columns into these, keeping field ids: {sql(*stmts)}{also}; {match}"
+    what = "the existing columns" if not partition_stmts else "the existing table" if len(stmts) > len(partition_stmts) else "the existing partitioning"
+    return f"write the change as the statements that turn {what} into these, keeping field ids: {sql(*stmts)}{also}; {match}"
 
 
 def _span(c: ch.CreateTable, schema, fold=str.lower):

@@ -2,7 +2,7 @@
 
 Runs the properties of `tests/test_fuzz.py` (generated Spark/Iceberg DDL, mutated metadata.json
 files through both loaders) with fresh random examples, batch after batch, until the time is up.
-Stops at the first input that breaks a property, prints it shrunk to a minimal example (hypothesis
+Stops at the first input that breaks a property, or that takes longer than `--hang` seconds, prints it shrunk to a minimal example (hypothesis
 does that), saves it under `bench/out/fuzz-failure.*` and exits 1; exits 0 when nothing was found.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import signal
 import sys
 import tempfile
 import time
@@ -30,6 +31,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=30.0, help="how long to fuzz (default 30)")
     ap.add_argument("--batch", type=int, default=100, help="examples per batch and kind (default 100)")
+    ap.add_argument("--hang", type=float, default=60.0, help="seconds one input may take before it counts as a hang (default 60)")
     args = ap.parse_args()
     deadline = time.monotonic() + args.minutes * 60
     counts: collections.Counter = collections.Counter()
@@ -37,19 +39,33 @@ def main() -> int:
     common = dict(max_examples=args.batch, deadline=None, database=None, suppress_health_check=list(HealthCheck),
                   phases=[Phase.generate, Phase.shrink], print_blob=True)
 
+    def watched(check):
+        """`check()`, failing the property when it runs longer than --hang seconds (a loop that never
+        ends is a failure too: a field id used twice once made a walk up the schema loop for ever)."""
+        def timeout(*_):
+            raise TimeoutError(f"one input took more than {args.hang:.0f} s (a hang?)")
+
+        old = signal.signal(signal.SIGALRM, timeout)
+        signal.setitimer(signal.ITIMER_REAL, args.hang)
+        try:
+            return check()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+
     @settings(**common)
     @given(text=sql_files(), with_state=st.booleans())
     def fuzz_sql(text: str, with_state: bool) -> None:
         last["sql"] = text
         with tempfile.TemporaryDirectory() as tmp:
-            counts[f"sql exit {check_sql_file(Path(tmp), text, with_state).code}"] += 1
+            counts[f"sql exit {watched(lambda: check_sql_file(Path(tmp), text, with_state)).code}"] += 1
 
     @settings(**common)
     @given(file=metadata_files(), fast=st.booleans())
     def fuzz_metadata(file: tuple[str, bytes], fast: bool) -> None:
         last["metadata"] = file[1]
         with tempfile.TemporaryDirectory() as tmp:
-            counts[f"metadata exit {check_metadata_file(Path(tmp), file[1], fast).code}"] += 1
+            counts[f"metadata exit {watched(lambda: check_metadata_file(Path(tmp), file[1], fast)).code}"] += 1
 
     batches = 0
     while time.monotonic() < deadline:

@@ -94,7 +94,23 @@ CASES = {
     "old-name-5": (lambda m: m["schemas"][0]["fields"][0].update({"name": 5}), "schemas[0].fields[0].name: expected a string, found 5"),
     "current-name-5": (lambda m: m["schemas"][1]["fields"][1].update({"name": 5}), "schemas[1].fields[1].name: expected a string, found 5"),
     "property-not-a-string": (lambda m: m.update({"properties": {"a": {"b": 1}}}), "properties.a: expected a string, found an object"),
-}
+    # a field id used twice made `Schema.ancestors` loop for ever (found by `bench/fuzz.py`, 2026-11-24):
+    # Iceberg's Schema refuses it ("Multiple entries with same key")
+    "current-id-twice": (
+        lambda m: m["schemas"][1]["fields"][1].update({"type": {"type": "struct", "fields": [
+            {"id": 2, "name": "x", "required": False, "type": "double"}]}}),
+        "schemas[1].fields[1].type.fields[0].id: field id 2 is used twice (also at schemas[1].fields[1].id)",
+    ),
+    "current-map-ids-twice": (
+        lambda m: m["schemas"][1]["fields"][1].update({"type": {"type": "map", "key-id": 3, "key": "string", "value-id": 3,
+                                                               "value-required": False, "value": "int"}}),
+        "schemas[1].fields[1].type.value-id: field id 3 is used twice (also at schemas[1].fields[1].type.key-id)",
+    ),
+    "old-id-twice": (
+        lambda m: m["schemas"][0]["fields"].append({"id": 1, "name": "other", "required": False, "type": "int"}),
+        "schemas[0].fields[1].id: field id 1 is used twice (also at schemas[0].fields[0].id)",
+    ),
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("case", CASES, ids=list(CASES))
@@ -212,6 +228,10 @@ def always_fast(monkeypatch):
     (lambda t: t.replace('"schema-id": 0, "fields": [{"id": 1, "name": "id", "required": false, "type": "long"}]',
                          '"schema-id": 0, "fields": [{"id": 1, "name": "id", "required": false}]'),
      'schemas[0].fields[0]: missing "type"'),
+    (lambda t: t.replace('"schema-id": 0, "fields": [{"id": 1, "name": "id", "required": false, "type": "long"}]',
+                         '"schema-id": 0, "fields": [{"id": 1, "name": "id", "required": false, "type": '
+                         '{"type": "list", "element-id": 1, "element-required": false, "element": "int"}}]'),
+     "schemas[0].fields[0].type.element-id: field id 1 is used twice (also at schemas[0].fields[0].id)"),
 ])  # fmt: skip
 def test_fast_loader_older_schemas(tmp_path: Path, always_fast, mangle, expected: str) -> None:
     text = mangle(json.dumps(BASE))

@@ -23,7 +23,7 @@ from icelint.model.table import (
 )
 from icelint.model import fastload
 from icelint.model.data import from_snapshot
-from icelint.model.types import field_from_json
+from icelint.model.types import field_from_json, repeated_id
 from icelint.model.jsontext import loads
 from icelint.model.validate import FAULTS, CheckedLazySchema, MetadataError, explain
 from icelint.source import InputError
@@ -71,11 +71,10 @@ def metadata_from_json(obj: Any, origin: str) -> TableMetadata:
 def _schema(obj: dict[str, Any], default_id: int = 0) -> Schema:
     if obj.get("type", "struct") != "struct":
         raise ValueError("schema is not a struct")
-    return Schema(
-        int(obj.get("schema-id", default_id)),
-        tuple(field_from_json(f) for f in obj["fields"]),
-        tuple(int(i) for i in obj.get("identifier-field-ids") or ()),
-    )
+    fields = tuple(field_from_json(f) for f in obj["fields"])
+    if repeated_id(fields) is not None:
+        raise ValueError("a field id used twice")  # the strict walk (`validate.explain`) names where
+    return Schema(int(obj.get("schema-id", default_id)), fields, tuple(int(i) for i in obj.get("identifier-field-ids") or ()))
 
 
 def _lazy_schema(obj: dict[str, Any], origin: str, where: str) -> Schema:

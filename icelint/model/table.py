@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Generic, Iterator, Mapping, TypeVar
 
 from icelint.lazy import cached_property
-from icelint.model.types import NestedField, StructType, Type, children, walk
+from icelint.model.types import NestedField, StructType, Type, children, repeated_id, walk
 
 T = TypeVar("T")
 Path = tuple[str, ...]
@@ -849,6 +849,8 @@ class LazySchema(Schema):
         parsed = self.__dict__.get("_fields")
         if parsed is None:
             parsed = tuple(self._parse(f) for f in self._raw["fields"])
+            if repeated_id(parsed) is not None:  # as the file's current schema is refused (`metadata._schema`)
+                raise ValueError("a field id used twice")
             object.__setattr__(self, "_fields", parsed)
         return parsed
 

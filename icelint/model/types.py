@@ -344,5 +344,20 @@ def field_from_json(obj: Any, depth: int = 1) -> NestedField:
         raise TypeParseError(f"invalid field: missing {e}") from None
 
 
+def repeated_id(fields: tuple[NestedField, ...]) -> int | None:
+    """The first field id used twice below `fields` (list element and map key/value ids included), or
+    None. Iceberg's `Schema` refuses such a schema (its id index: "Multiple entries with same key");
+    icelint's walks up a schema would loop on it."""
+    seen: set[int] = set()
+    stack = list(fields)
+    while stack:
+        f = stack.pop()
+        if f.id in seen:
+            return f.id
+        seen.add(f.id)
+        stack.extend(children(f.type))
+    return None
+
+
 def with_type(f: NestedField, t: Type) -> NestedField:
     return replace(f, type=t)

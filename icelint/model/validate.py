@@ -122,6 +122,13 @@ def _type_tree(fields: list, where: str) -> None:
     from icelint.model.types import TypeParseError, primitive_from_string
 
     todo: list[tuple[str, Any, str, int]] = [("fields", fields, where, 1)]
+    ids: dict[int, str] = {}  # field id → where it was first seen: one schema's ids are all distinct
+
+    def unique(fid: int, w: str) -> None:
+        if fid in ids:
+            raise _Bad(w, f"field id {fid} is used twice (also at {ids[fid]})")
+        ids[fid] = w
+
     while todo:
         kind, value, w, depth = todo.pop()
         if kind == "fields":
@@ -130,7 +137,7 @@ def _type_tree(fields: list, where: str) -> None:
             for i, f in enumerate(value):
                 fw = _at(w, i)
                 _check(f, "object", fw)
-                _req(f, "id", "int", fw)
+                unique(_req(f, "id", "int", fw), _at(fw, "id"))
                 _req(f, "name", "str", fw)
                 _req(f, "required", "bool", fw)
                 _opt(f, "doc", "str", fw, nullable=True)
@@ -154,14 +161,14 @@ def _type_tree(fields: list, where: str) -> None:
         if tk == "struct":
             todo.append(("fields", _req(t, "fields", "list", w), _at(w, "fields"), depth + 1))
         elif tk == "list":
-            _req(t, "element-id", "int", w)
+            unique(_req(t, "element-id", "int", w), _at(w, "element-id"))
             _req(t, "element-required", "bool", w)
             if "element" not in t:
                 raise _Bad(w, 'missing "element"')
             todo.append(("type", t["element"], _at(w, "element"), depth + 1))
         elif tk == "map":
-            _req(t, "key-id", "int", w)
-            _req(t, "value-id", "int", w)
+            unique(_req(t, "key-id", "int", w), _at(w, "key-id"))
+            unique(_req(t, "value-id", "int", w), _at(w, "value-id"))
             _req(t, "value-required", "bool", w)
             for k in ("key", "value"):
                 if k not in t:

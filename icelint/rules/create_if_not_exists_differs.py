@@ -118,9 +118,27 @@ def _partitioning(table: str, c: ch.CreateTable, meta, fold) -> tuple[list[str],
         return None
     t = table_sql(table)
     stmts = [f"ALTER TABLE {t} DROP PARTITION FIELD {ident(field)}" for n, k, field in existing if (fold(n), k) not in mine]
-    # as written: they follow the column statements of `_help`, which give the columns the written names
-    stmts += [f"ALTER TABLE {t} ADD PARTITION FIELD {transform_sql(k, n)}" for n, k in written if (fold(n), k) not in theirs]
+    # partition commands name columns exactly: as the column list spells them, which the column
+    # statements of `_help` (run first) give the table
+    stmts += [f"ALTER TABLE {t} ADD PARTITION FIELD {transform_sql(k, _spelled(c, n, fold))}"
+              for n, k in written if (fold(n), k) not in theirs]  # fmt: skip
     return [transform_sql(k, n) for n, k, _ in existing], [transform_sql(k, n) for n, k in written], stmts
+
+
+def _spelled(c: ch.CreateTable, dotted: str, fold) -> str:
+    """A column path of PARTITIONED BY, spelled as the statement's column list spells it."""
+    parts = dotted.split(".")
+    col = next((col for col in c.columns if fold(col.path[-1]) == fold(parts[0])), None)
+    if col is None:
+        return dotted
+    out, t = [col.path[-1]], col.type
+    for part in parts[1:]:
+        f = next((f for f in t.fields if fold(f.name) == fold(part)), None) if t is not None and t.name == "struct" else None
+        if f is None:
+            return ".".join(out + parts[len(out):])
+        out.append(f.name)
+        t = f.type
+    return ".".join(out)
 
 
 def _help(table: str, c: ch.CreateTable, schema, fold=str.lower, partition_stmts: list[str] | None = None) -> str:

@@ -173,8 +173,13 @@ def _help(table: str, c: ch.CreateTable, schema, fold=str.lower, partition_stmts
     stmts = [*stmts, *partition_stmts]  # the columns first: a partition field may need a column added here
     if not stmts:
         return f"make the column list match the existing table{also}"
-    what = "the existing columns" if not partition_stmts else "the existing table" if len(stmts) > len(partition_stmts) else "the existing partitioning"
-    return f"write the change as the statements that turn {what} into these, keeping field ids: {sql(*stmts)}{also}; {match}"
+    if not partition_stmts:
+        what = "the existing columns into these, keeping field ids"
+    elif len(stmts) > len(partition_stmts):
+        what = "the existing table into this one, keeping field ids"
+    else:
+        what = "the existing partitioning into this one"
+    return f"write the change as the statements that turn {what}: {sql(*stmts)}{also}; {match}"
 
 
 def _span(c: ch.CreateTable, schema, fold=str.lower):

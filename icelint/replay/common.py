@@ -12,6 +12,23 @@ Path = tuple[str, ...]
 
 
 @lru_cache(maxsize=4096)
+def parse_spark(sql: str):
+    """sqlglot's tree of one statement (Spark's dialect), raising what sqlglot raises; without the
+    warnings sqlglot logs for syntax it falls back on ("contains unsupported syntax"), which would
+    reach the user's terminal: what icelint cannot judge, its own findings say."""
+    import logging
+
+    import sqlglot
+
+    logger = logging.getLogger("sqlglot")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        return sqlglot.parse_one(sql, read="spark")
+    finally:
+        logger.setLevel(level)
+
+
 def table_key(name: str) -> str:
     """`local.db.events`, `db.events`, `DB.Events` → `db.events` (the catalog part is dropped)."""
     parts = [p.lower() for p in name.split(".")]

@@ -33,13 +33,14 @@ def infer_columns(
     A projection whose name is known but whose type is not (a column of a table icelint does not know,
     a function it does not type) is still a column, at its position: its index is in `untyped`, with
     the reason, and its `ColumnSpec` has the placeholder type `UNTYPED_SQL`."""
-    import sqlglot
     from sqlglot import exp
+
+    from icelint.replay.common import parse_spark
 
     if sql.lstrip()[:7].upper() == "REPLACE":  # sqlglot reads `CREATE OR REPLACE` only
         sql = "CREATE OR " + sql.lstrip()
     try:
-        tree = sqlglot.parse_one(sql, read="spark")
+        tree = parse_spark(sql)
     except Exception:  # noqa: BLE001 - Spark's parser decides; icelint's own parser accepted it
         return None, "the query could not be read", {}
     query = tree.expression if isinstance(tree, exp.Create) else None

@@ -13,7 +13,7 @@ from icelint.model.table import TableMetadata
 from icelint.model.types import NestedField, is_untyped
 from icelint.replay import deploy, dml_columns, dml_fast
 from icelint.replay import spark_types as sp
-from icelint.replay.common import quoted
+from icelint.replay.common import parse_spark, quoted
 from icelint.replay.errors import ReplayError
 from icelint.source import Span
 
@@ -59,11 +59,9 @@ def check_statement(sql: str, span: Span, table: str, meta: TableMetadata, case_
         return
     import gc
 
-    import sqlglot
-
     try:
         try:
-            tree = sqlglot.parse_one(sql, read="spark")
+            tree = parse_spark(sql)
         except Exception:  # noqa: BLE001 - not ours to judge: Spark's own parser decides
             return
         fields = dml_columns.check(tree, table, meta, case_sensitive, span, sql)

@@ -225,3 +225,13 @@ def test_sqlglot_warnings_do_not_reach_the_terminal(tmp_path: Path) -> None:
     r = run("check", "m.sql", cwd=tmp_path)
     assert r.returncode in (0, 1) and r.stderr == "", r.stderr
     assert "ICE028" in r.stdout
+
+
+def test_each_parse_gives_a_tree_of_its_own() -> None:
+    """sqlglot's trees are mutable and cyclic (parent links): `parse_spark` must not share them between
+    statements (a cache decorator once slipped onto it from its neighbour `table_key`)."""
+    from icelint.replay.common import parse_spark, table_key
+
+    sql = "INSERT INTO db.t VALUES (1)"
+    assert parse_spark(sql) is not parse_spark(sql)
+    assert table_key("Local.DB.T") == "db.t"

@@ -11,7 +11,6 @@ from icelint.replay.errors import ReplayError
 Path = tuple[str, ...]
 
 
-@lru_cache(maxsize=4096)
 def parse_spark(sql: str):
     """sqlglot's tree of one statement (Spark's dialect), raising what sqlglot raises; without the
     warnings sqlglot logs for syntax it falls back on ("contains unsupported syntax"), which would
@@ -29,6 +28,7 @@ def parse_spark(sql: str):
         logger.setLevel(level)
 
 
+@lru_cache(maxsize=4096)
 def table_key(name: str) -> str:
     """`local.db.events`, `db.events`, `DB.Events` → `db.events` (the catalog part is dropped)."""
     parts = [p.lower() for p in name.split(".")]

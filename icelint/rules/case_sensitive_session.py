@@ -109,7 +109,7 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
         # a pair this statement makes whole (both fields new here) is reported once, at its second field
         twins = [s.name for i, s in by_name.get(f.name.lower(), ()) if s.id != f.id and (s.id not in mine or i < at)]
         if twins and not ctx.outcome.case_sensitive and path[0] not in helps:
-            helps[path[0]] = _renamed_field_help(ctx, path[:1], made)
+            helps[path[0]] = _renamed_field_help(ctx, path[:1], mine)
         if twins:
             ambiguous = "AMBIGUOUS_REFERENCE" if len(path) == 1 else "AMBIGUOUS_REFERENCE_TO_FIELDS"
             yield ctx.finding(
@@ -125,9 +125,9 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
             )
 
 
-def _renamed_field_help(ctx: RuleContext, column_path, made) -> str | None:
+def _renamed_field_help(ctx: RuleContext, column_path, mine: set[int]) -> str | None:
     """The ADD COLUMN again, with every field inside the column that has a case-only twin before it
-    renamed (a column added alone, with nothing in its type that the SQL type text would leave out:
+    and is new here (its id in `mine`) renamed (a column added alone, with nothing in its type that the SQL type text would leave out:
     comments, NOT NULL; and a type short enough to read); None otherwise."""
     from dataclasses import replace as evolve
 
@@ -144,7 +144,6 @@ def _renamed_field_help(ctx: RuleContext, column_path, made) -> str | None:
         return None  # fields would make the report quadratic
     if any(g.doc or g.required for g in _struct_fields(column.type)):
         return None
-    mine = {f.id for _, f in made}
 
     def renamed(t):
         if isinstance(t, it.StructType):

@@ -10,7 +10,7 @@ from icelint.model.table import Schema, TableMetadata
 from icelint.model.types import ListType, MapType, NestedField, PrimitiveType, children, is_untyped
 from icelint.replay import names as name_index
 from icelint.replay import spark_types as sp
-from icelint.replay.common import Path, quoted, struct_text
+from icelint.replay.common import SHOWN_FIELDS, Path, quoted, struct_text
 from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.schema_update import SchemaUpdate, dotted
 from icelint.replay.schemas import commit_schema
@@ -72,6 +72,8 @@ class ColumnsMixin:
         schema = meta.schema
         upd = SchemaUpdate(schema, meta.last_column_id)
         added_here: dict[Path, list[str]] = {}
+        if changes and isinstance(changes[0], ch.AddColumn):
+            self._check_adds(schema, changes, step)
         for c in changes:
             if isinstance(c, ch.AddColumn):
                 self._add(schema, upd, c.column, step, added_here)
@@ -95,7 +97,7 @@ class ColumnsMixin:
                 if clash is not None:
                     raise ReplayError(
                         "duplicate-column",
-                        f"[FIELDS_ALREADY_EXISTS] Cannot rename column, because `{c.new_name}` already exists in {_struct_sql(schema, path[:-1])}.",
+                        f"[FIELDS_ALREADY_EXISTS] Cannot rename column, because {sp.sql_id(path[:-1] + (c.new_name,))} already exists in {_table_sql(schema)}.",
                         "spark",
                         field_id=clash.id,
                         column=c.new_name,
@@ -148,14 +150,53 @@ class ColumnsMixin:
         return self._commit_schema(meta, new_schema, upd.last_column_id, upd.changes_at)
 
     def _check_repeated(self, columns) -> None:
-        """Spark's analyzer: a column list (CREATE TABLE, REPLACE COLUMNS) that names a column twice,
-        compared as its resolver compares (and then reported in lower case, as Spark does)."""
-        seen: set[str] = set()
-        for col in columns:
-            low = col.path[-1] if self.case_sensitive else col.path[-1].lower()
-            if low in seen:
-                raise ReplayError("duplicate-column", f"[COLUMN_ALREADY_EXISTS] The column `{low}` already exists.", "spark", span=col.span)
-            seen.add(low)
+        """Spark's analyzer: a column list (CREATE TABLE, REPLACE COLUMNS) that names a column twice."""
+        self._check_list_repeats([((col.path[-1],), col.span) for col in columns])
+
+    def _check_list_repeats(self, paths: list) -> None:
+        """Spark's `checkColumnNameDuplication` over a statement's list of (column path, span): names
+        compared as its resolver compares; of several repeated, the first in sorted order is reported,
+        in lower case unless the session is case-sensitive (`(b int, a int, B int, a int)`: `a`)."""
+        if len(paths) < 2:
+            return
+        seen: dict[str, int] = {}
+        repeated: dict[str, tuple] = {}
+        for parts, span in paths:
+            key = ".".join(sp.quote_if_needed(p) for p in parts)
+            if not self.case_sensitive:
+                key = key.lower()
+            if key in seen and key not in repeated:
+                repeated[key] = (parts, span)
+            seen[key] = 1
+        if repeated:
+            key = min(repeated)
+            parts, span = repeated[key]
+            shown = parts if self.case_sensitive else tuple(p.lower() for p in parts)
+            raise ReplayError("duplicate-column", f"{_ALREADY_EXISTS_START}{sp.sql_id(shown)}{_ALREADY_EXISTS_END}", "spark", span=span)
+
+    def _check_adds(self, schema: Schema, changes: list, step: ch.Commit) -> None:
+        """Spark's analyzer on ADD COLUMNS, in its order: every parent resolved, then no column that
+        exists already (the first such in the list), then no name twice in the list."""
+        listed = []
+        for c in changes:
+            if not isinstance(c, ch.AddColumn):
+                continue
+            col = c.column
+            span = col.span if col.span is not None else step.span
+            parent = self._resolve(schema, col.path[:-1], step, span)[0] if len(col.path) > 1 else ()
+            listed.append((parent + (col.path[-1],), span))
+        for path, span in listed:
+            clash = self._sibling_exists(schema, path[:-1], path[-1])
+            if clash is not None:
+                raise ReplayError(
+                    "duplicate-column",
+                    f"[FIELDS_ALREADY_EXISTS] Cannot add column, because {sp.sql_id(path)} already exists in {_table_sql(schema)}.",
+                    "spark",
+                    span=span,
+                    field_id=clash.id,
+                    column=dotted(path),
+                )
+        self._check_list_repeats(listed)
 
     def _try_resolve(self, schema: Schema, path: Path) -> NestedField | None:
         return self._walk(schema, path)[1]
@@ -171,21 +212,8 @@ class ColumnsMixin:
             rparent, pf = self._resolve(schema, parent, step, span)
             if is_untyped(pf.type):  # a field inside a column of unknown type (CTAS): not checkable
                 raise Unchecked(dotted(rparent), pf.type.reason)  # type: ignore[attr-defined]
-        if not replacing:
-            clash = self._sibling_exists(schema, rparent, name)
-            if clash is not None:
-                raise ReplayError(
-                    "duplicate-column",
-                    f"[FIELDS_ALREADY_EXISTS] Cannot add column, because `{name}` already exists in {_struct_sql(schema, rparent)}.",
-                    "spark",
-                    span=span,
-                    field_id=clash.id,
-                    column=dotted(rparent + (name,)),
-                )
-            here = added_here.setdefault(rparent, [])
-            if here and any((n == name) if self.case_sensitive else (n.lower() == name.lower()) for n in here):
-                raise ReplayError("duplicate-column", f"[COLUMN_ALREADY_EXISTS] The column `{dotted(rparent + (name,))}` already exists.", "spark", span=span)
-            here.append(name)
+        if not replacing:  # its name is neither the table's nor another new column's (`_check_adds`)
+            added_here.setdefault(rparent, []).append(name)
         if col.required:
             raise ReplayError(
                 "required-column",
@@ -307,6 +335,11 @@ def _kids(schema: Schema, parent: Path) -> tuple[NestedField, ...]:
     return children(t)
 
 
-def _struct_sql(schema: Schema, parent: Path) -> str:
-    fields = _kids(schema, parent)
-    return "\"STRUCT<" + ", ".join(f"{f.name}: {sp.sql_name(sp.from_iceberg(f.type))}" for f in fields) + ">\""
+def _table_sql(schema: Schema) -> str:
+    """The table's schema as Spark's FIELDS_ALREADY_EXISTS quotes it (the whole table, whichever
+    struct the column is in), its columns after the first `SHOWN_FIELDS` counted, not listed."""
+    return '"' + sp.struct_sql(schema.fields, SHOWN_FIELDS) + '"'
+
+
+_ALREADY_EXISTS_START = "[COLUMN_ALREADY_EXISTS] The column "
+_ALREADY_EXISTS_END = " already exists. Consider to choose another name or rename the existing column."

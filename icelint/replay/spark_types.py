@@ -8,6 +8,7 @@ Iceberg. Types here are small tuples: ("int",), ("decimal", 10, 2), ("array", el
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from icelint.model import types as it
@@ -94,6 +95,48 @@ def sql_name(t: SparkType) -> str:
     if k == "struct":
         return "STRUCT<" + ", ".join(f"{n}: {sql_name(v)}" for n, v in t[1]) + ">"
     return names.get(k, k.upper())
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_]+")
+
+
+def quote_if_needed(name: str) -> str:
+    """Spark's `QuotingUtils.quoteIfNeeded`: a name of ASCII letters, digits and `_` (not digits
+    only) as it is, any other in backticks."""
+    if _PLAIN_NAME.fullmatch(name) and not name.isdigit():
+        return name
+    return "`" + name.replace("`", "``") + "`"
+
+
+def sql_id(parts) -> str:
+    """Spark's `toSQLId` of a resolved column path: each part in backticks (`` `s`.`x` ``)."""
+    return ".".join("`" + p.replace("`", "``") + "`" for p in parts)
+
+
+def struct_sql(fields, shown: int | None = None) -> str:
+    """Spark's `StructType.sql` of Iceberg fields, as its messages quote a table's schema
+    (`STRUCT<id: BIGINT, `a b`: INT COMMENT 'x\\'y'>`: names quoted if needed, comments kept); with
+    `shown`, the top-level fields after the first `shown` are counted, not listed."""
+    listed = fields if shown is None or len(fields) <= shown else fields[:shown]
+    parts = [_field_sql(f) for f in listed]
+    if len(listed) < len(fields):
+        parts.append(f"... {len(fields) - len(listed)} more fields")
+    return "STRUCT<" + ", ".join(parts) + ">"
+
+
+def _field_sql(f: it.NestedField) -> str:
+    comment = "" if f.doc is None else " COMMENT '" + f.doc.replace("'", "\\'") + "'"
+    return f"{quote_if_needed(f.name)}: {_type_sql(f.type)}{comment}"
+
+
+def _type_sql(t: it.Type) -> str:
+    if isinstance(t, it.StructType):
+        return struct_sql(t.fields)
+    if isinstance(t, it.ListType):
+        return f"ARRAY<{_type_sql(t.element)}>"
+    if isinstance(t, it.MapType):
+        return f"MAP<{_type_sql(t.key)}, {_type_sql(t.value)}>"
+    return sql_name(from_iceberg(t))
 
 
 def type_text(t: SqlType) -> str:

@@ -180,7 +180,7 @@ class TablesMixin:
                     path = f"{prefix}.{key}" if self.case_sensitive else f"{prefix}.{key}".lower()
                     raise ReplayError(
                         "duplicate-column",
-                        f"[COLUMN_ALREADY_EXISTS] The column {quoted(path)} already exists.",
+                        f"[COLUMN_ALREADY_EXISTS] The column {quoted(path)} already exists. Consider to choose another name or rename the existing column.",
                         "spark",
                         span=f.span or span,
                         column=f"{prefix}.{f.name}",

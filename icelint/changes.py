@@ -295,6 +295,7 @@ class ParseFailure(NamedTuple):
     span: Span
     error_span: Span
     index: int
+    help: str | None = None  # what to write instead, when the parser knows
 
 
 class Passive(NamedTuple):

@@ -65,7 +65,7 @@ def lower_statement(stmt: object, index: int) -> ch.Step:  # pragma: no cover - 
 
 @lower_statement.register
 def _(stmt: ast.Unparsed, index: int) -> ch.Step:
-    return ch.ParseFailure(stmt.message, stmt.span, stmt.error_span, index)
+    return ch.ParseFailure(stmt.message, stmt.span, stmt.error_span, index, stmt.help)
 
 
 @lower_statement.register

@@ -166,6 +166,25 @@ def test_add_column_if_not_exists_is_a_parse_error_as_in_spark():
     assert isinstance(action("ALTER TABLE t ADD COLUMN a int"), AddColumns)
 
 
+def test_two_changes_in_one_alter_column_fail_at_the_second_with_one_statement_each_as_help():
+    # Spark 3.5 (differential case 625): [PARSE_SYNTAX_ERROR] Syntax error at or near 'COMMENT'
+    stmt = parse_text("ALTER TABLE db.t ALTER COLUMN m TYPE double COMMENT 'x'").statements[0]
+    assert isinstance(stmt, Unparsed) and stmt.error_span.column == 45
+    assert stmt.message.startswith("[PARSE_SYNTAX_ERROR] Syntax error at or near 'COMMENT'.")
+    assert stmt.help == "write one statement per change: `ALTER TABLE db.t ALTER COLUMN m TYPE double; ALTER TABLE db.t ALTER COLUMN m COMMENT 'x';`"
+    # over lines, a comment between, a type with parentheses, three changes, a quoted name
+    stmt = parse_text("ALTER TABLE db.t\n  CHANGE COLUMN `a b` TYPE decimal(12,2) /* w */ COMMENT 'x' FIRST").statements[0]
+    assert stmt.help == (
+        "write one statement per change: `` ALTER TABLE db.t CHANGE COLUMN `a b` TYPE decimal(12,2); "
+        "ALTER TABLE db.t CHANGE COLUMN `a b` COMMENT 'x'; ALTER TABLE db.t CHANGE COLUMN `a b` FIRST; ``"
+    )
+    # not a second change: the end-of-statement error, no help
+    stmt = parse_text("ALTER TABLE db.t ALTER COLUMN m TYPE double garbage").statements[0]
+    assert isinstance(stmt, Unparsed) and stmt.help is None and "expected end of statement" in stmt.message
+    stmt = parse_text("ALTER TABLE db.t ALTER COLUMN m TYPE double COMMENT 'x' garbage").statements[0]
+    assert stmt.help is None and "found 'COMMENT'" in stmt.message
+
+
 def test_add_column_default_with_suffixed_number_keeps_the_text():
     col = action("ALTER TABLE t ADD COLUMN a bigint DEFAULT 10L COMMENT 'x'").columns[0]
     assert (col.default, col.comment) == ("10L", "x")

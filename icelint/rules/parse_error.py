@@ -36,7 +36,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.finding(
             RULE,
             f"cannot parse this statement: {step.message}",
-            "fix the syntax; see Spark's ALTER TABLE grammar and Iceberg's SQL extensions",
+            step.help or "fix the syntax; see Spark's ALTER TABLE grammar and Iceberg's SQL extensions",
             span=step.error_span,
         )
 

@@ -323,6 +323,7 @@ class Unparsed(NamedTuple):
     message: str
     span: Span  # the whole statement
     error_span: Span  # the token at fault
+    help: str | None = None  # what to write instead, when the parser knows
 
 
 Statement = AlterTable | CreateTable | DropTable | SetConfig | UseNamespace | Call | Other | Unparsed

@@ -317,10 +317,11 @@ def _nul_error(tok: _Tok) -> _ParseError:
 
 
 class _ParseError(Exception):
-    def __init__(self, message: str, tok: _Tok | None) -> None:
+    def __init__(self, message: str, tok: _Tok | None, help: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.tok = tok
+        self.help = help  # what to write instead, when the parser knows (ICE006's help)
 
 
 _STATEMENT_STARTERS = frozenset(
@@ -378,7 +379,7 @@ class _StatementParser:
             return self.statement(span)
         except _ParseError as e:
             tok = e.tok or toks[-1]
-            return Unparsed(e.message, span, self.li.span(tok.start, tok.end))
+            return Unparsed(e.message, span, self.li.span(tok.start, tok.end), e.help)
         except RecursionError:  # a limit of icelint's, not the user's syntax error: say so
             tok = toks[min(self.i, self.n - 1)]
             return Unparsed("this statement nests deeper than icelint's parser supports", span, self.li.span(tok.start, tok.end))
@@ -426,12 +427,23 @@ class _StatementParser:
             found = "end of statement"
         return _ParseError(f"expected {expected}{where}, found {found}", tok)
 
-    def spark_syntax_error(self, hint: str, extra: bool = False, missing: str | None = None) -> _ParseError:
+    def spark_syntax_error(self, hint: str, extra: bool = False, missing: str | None = None, help: str | None = None) -> _ParseError:
         """Spark 3.5's own words for a syntax error at the current token, then what icelint knows."""
         tok = self.t[self.i]
         near = self.text[tok.start : tok.end]
         detail = f": extra input '{near}'" if extra else f": missing '{missing}'" if missing else ""
-        return _ParseError(f"[PARSE_SYNTAX_ERROR] Syntax error at or near '{near}'{detail}. {hint}", tok)
+        return _ParseError(f"[PARSE_SYNTAX_ERROR] Syntax error at or near '{near}'{detail}. {hint}", tok, help)
+
+    def tokens_text(self, begin: int, end: int) -> str:
+        """The text of tokens `begin` to `end` (exclusive) on one line: one space where the text
+        had any space or comment between two tokens, none where it had none (`decimal(10,2)`)."""
+        t, text = self.t, self.text
+        out = [text[t[begin].start : t[begin].end]]
+        for j in range(begin + 1, end):
+            if t[j].start > t[j - 1].end:
+                out.append(" ")
+            out.append(text[t[j].start : t[j].end])
+        return "".join(out)
 
     def iceberg_mismatch(self, expecting: str, hint: str) -> _ParseError:
         """The words of Iceberg's SQL-extensions parser (ANTLR's) for an unexpected token."""
@@ -1023,6 +1035,8 @@ class _StatementParser:
         after_path = self.i
         action = self.alter_column_action(path)
         if action is not None:
+            if self.i < self.n:
+                self.one_change_per_alter_column(path, after_path)
             return action
         if verb == "CHANGE" and self.i < self.n and self.t[self.i].kind in (WORD, QIDENT):
             # Hive style: CHANGE [COLUMN] old new type [NOT NULL] [COMMENT 'x'] [FIRST|AFTER c]
@@ -1032,6 +1046,32 @@ class _StatementParser:
         raise self.error(
             "TYPE, SET NOT NULL, DROP NOT NULL, SET DEFAULT, DROP DEFAULT, COMMENT, FIRST or AFTER"
             + (" (or a new name and type)" if verb == "CHANGE" else "")
+        )
+
+    def one_change_per_alter_column(self, path: Name, first: int) -> None:
+        """Spark 3.5 takes one change per ALTER COLUMN (Iceberg's documentation shows `ALTER COLUMN
+        measurement TYPE double COMMENT '...'`, which Spark 3.5 cannot parse): when the tokens left
+        are further changes, its syntax error at the second, with one statement per change as help.
+        Anything else is left to the caller's "end of statement" error."""
+        second = self.i
+        bounds = [first, second]
+        try:
+            while self.i < self.n:
+                if self.alter_column_action(path) is None:
+                    break
+                bounds.append(self.i)
+        except _ParseError:
+            pass
+        done = self.i >= self.n
+        self.i = second
+        if not done:
+            return
+        head = self.tokens_text(0, first)
+        statements = "; ".join(f"{head} {self.tokens_text(b, e)}" for b, e in zip(bounds, bounds[1:])) + ";"
+        quoted = f"`` {statements} ``" if "`" in statements else f"`{statements}`"
+        raise self.spark_syntax_error(
+            "Spark 3.5 takes one change per ALTER COLUMN",
+            help=f"write one statement per change: {quoted}",
         )
 
     def alter_column_action(self, path: Name) -> AlterAction | None:

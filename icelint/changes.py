@@ -163,6 +163,15 @@ class SetLocation(NamedTuple):
     span: Span
 
 
+class NotForV2(NamedTuple):
+    """A Hive table command Spark refuses on an Iceberg table (`syntax.ast.HiveCommand`): `command` is a key
+    of `replay.hive.MESSAGES`; `partitions` the PARTITION specs it names, (column, value as written) each."""
+
+    command: str
+    partitions: tuple
+    span: Span
+
+
 class AddPartitionField(NamedTuple):
     transform: Transform
     name: str | None
@@ -247,6 +256,7 @@ TableChange = (
     | SetProperties
     | UnsetProperties
     | SetLocation
+    | NotForV2
     | AddPartitionField
     | DropPartitionField
     | ReplacePartitionField

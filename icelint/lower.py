@@ -185,6 +185,8 @@ def _lower_action(a: ast.AlterAction, span) -> Iterator[ch.TableChange]:  # noqa
         yield ch.RenameTable(a.new_name.dotted, a.new_name.span)
     elif isinstance(a, ast.SetLocation):
         yield ch.SetLocation(a.location, span)
+    elif isinstance(a, ast.HiveCommand):
+        yield ch.NotForV2(a.command, a.partitions, a.span or span)
     elif isinstance(a, ast.AddPartitionField):
         yield ch.AddPartitionField(a.transform, a.name, a.transform.span)
     elif isinstance(a, ast.DropPartitionField):

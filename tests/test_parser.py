@@ -23,6 +23,7 @@ from icelint.syntax.ast import (
     DropColumns,
     DropIdentifierFields,
     DropPartitionField,
+    HiveCommand,
     DropTable,
     Name,
     Other,
@@ -183,6 +184,53 @@ def test_two_changes_in_one_alter_column_fail_at_the_second_with_one_statement_e
     assert isinstance(stmt, Unparsed) and stmt.help is None and "expected end of statement" in stmt.message
     stmt = parse_text("ALTER TABLE db.t ALTER COLUMN m TYPE double COMMENT 'x' garbage").statements[0]
     assert stmt.help is None and "found 'COMMENT'" in stmt.message
+
+
+@pytest.mark.parametrize(
+    "sql, command, partitions, words",
+    [
+        ("ALTER TABLE db.t ADD PARTITION (dt='2024-01-05')", "add partition", (), "ADD PARTITION"),
+        ("ALTER TABLE db.t ADD IF NOT EXISTS PARTITION (dt='x') LOCATION '/tmp/x' PARTITION (dt='y')", "add partition", (), "ADD IF NOT EXISTS PARTITION"),
+        ("ALTER TABLE db.t DROP IF EXISTS PARTITION (dt='a', n=-1), PARTITION (dt = 'b') PURGE", "drop partition",
+         ((("dt", "'a'"), ("n", "-1")), (("dt", "'b'"),)), "DROP IF EXISTS PARTITION"),
+        ("ALTER TABLE db.t PARTITION (dt='a') RENAME TO PARTITION (dt='b')", "rename partition", ((("dt", "'a'"),), (("dt", "'b'"),)), "PARTITION (dt='a')"),
+        ("ALTER TABLE db.t PARTITION (dt='a') SET LOCATION '/x'", "partition location", ((("dt", "'a'"),),), "PARTITION (dt='a')"),
+        ("ALTER TABLE db.t PARTITION (dt) SET SERDEPROPERTIES ('a'='b')", "serde", ((("dt", None),),), "PARTITION (dt)"),
+        ("ALTER TABLE db.t SET SERDE 'org.x' WITH SERDEPROPERTIES ('a'='b')", "serde", (), "SET SERDE"),
+        ("ALTER TABLE db.t RECOVER PARTITIONS", "recover partitions", (), "RECOVER PARTITIONS"),
+        ("TRUNCATE TABLE db.t PARTITION (dt='a')", "truncate partition", ((("dt", "'a'"),),), "PARTITION (dt='a')"),
+        ("ANALYZE TABLE db.t PARTITION (dt='a') COMPUTE STATISTICS NOSCAN", "analyze table", (), "ANALYZE TABLE"),
+        ("MSCK REPAIR TABLE db.t SYNC PARTITIONS", "repair table", (), "MSCK REPAIR TABLE"),
+        ("REPAIR TABLE db.t", "repair table", (), "REPAIR TABLE"),
+    ],
+)
+def test_hive_table_commands_are_kept_for_the_replay_to_refuse(sql, command, partitions, words):
+    stmt = one(sql)
+    assert isinstance(stmt, AlterTable) and stmt.table.dotted == "db.t"
+    a = stmt.action
+    assert isinstance(a, HiveCommand) and (a.command, a.partitions) == (command, partitions)
+    assert sql[a.span.start : a.span.end] == words  # where the finding points
+
+
+def test_statements_near_the_hive_commands_stay_what_they_were():
+    assert one("TRUNCATE TABLE db.t").keyword == "truncate"
+    assert one("ANALYZE TABLES IN db COMPUTE STATISTICS").keyword == "analyze"
+    assert isinstance(action("ALTER TABLE db.t ADD PARTITION FIELD dt"), AddPartitionField)
+    assert isinstance(action("ALTER TABLE db.t DROP PARTITION FIELD dt"), DropPartitionField)
+    assert isinstance(one("ALTER TABLE db.t PARTITION (dt='a') DROP COLUMN x"), Unparsed)
+
+
+def test_comment_on_column_fails_at_column_with_the_alter_column_as_help():
+    # Spark 3.5 (differential case 626): [PARSE_SYNTAX_ERROR] Syntax error at or near 'COLUMN'.(line 1, pos 11)
+    stmt = one("COMMENT ON COLUMN db.t.id IS 'the id'")
+    assert isinstance(stmt, Unparsed) and stmt.error_span.column == 12
+    assert stmt.message.startswith("[PARSE_SYNTAX_ERROR] Syntax error at or near 'COLUMN'.")
+    assert stmt.help == "set it with ALTER COLUMN: `ALTER TABLE db.t ALTER COLUMN id COMMENT 'the id'`"
+    assert one("COMMENT ON COLUMN db.`my t`.`a b` IS NULL").help == (
+        "set it with ALTER COLUMN: `` ALTER TABLE db.`my t` ALTER COLUMN `a b` COMMENT '' ``"
+    )
+    assert one("COMMENT ON COLUMN id IS 'x'").help is None  # no table named
+    assert one("COMMENT ON COLUMN db.t.id IS 'x' extra").help is None
 
 
 def test_add_column_default_with_suffixed_number_keeps_the_text():
@@ -620,7 +668,7 @@ def test_call_is_retokenized_with_real_positions():
         ("DESCRIBE TABLE EXTENDED t", "describe", None),
         ("DESC t", "desc", None),
         ("EXPLAIN SELECT 1", "explain", None),
-        ("ANALYZE TABLE t COMPUTE STATISTICS", "analyze", None),
+        ("ANALYZE TABLES IN db COMPUTE STATISTICS", "analyze", None),
         ("CACHE TABLE t", "cache", None),
         ("OPTIMIZE t", "optimize", None),
         ("ALTER VIEW v AS SELECT 1", "alter view", None),
@@ -831,7 +879,7 @@ def test_error_message_span_and_recovery():
         ("ALTER TABLE t", "expected an ALTER TABLE action after 'ALTER TABLE t', found end of statement", "t"),
         ("ALTER TABLE t FROB x", "expected ADD, DROP, RENAME, ALTER, CHANGE, REPLACE, SET, UNSET, WRITE or CREATE after 'ALTER TABLE t', found 'FROB'", "FROB"),
         ("ALTER TABLE t ADD x int", "expected COLUMN, COLUMNS or PARTITION FIELD after 'ADD', found 'x'", "x"),
-        ("ALTER TABLE t ALTER COLUMN m TYPE double COMMENT 'x'", "expected end of statement after 'ALTER COLUMN m TYPE double', found 'COMMENT'", "COMMENT"),
+        ("ALTER TABLE t ALTER COLUMN m TYPE double COMMENT 'x'", "[PARSE_SYNTAX_ERROR] Syntax error at or near 'COMMENT'. Spark 3.5 takes one change per ALTER COLUMN", "COMMENT"),
         ("ALTER TABLE t ALTER COLUMN a COMMENT 'it''s'", "expected end of statement after 'ALTER COLUMN a COMMENT 'it'', found ''s''", "'s'"),
         ("ALTER TABLE t ADD COLUMNS (a int, )", "expected a column name after 'ADD COLUMNS (a int,', found ')'", ")"),
         ("ALTER TABLE t ADD COLUMNS (a int, b bigint", "expected NOT NULL, DEFAULT, COMMENT, FIRST, AFTER, ',' or ')' after 'b bigint', found end of statement", "bigint"),

@@ -24,6 +24,7 @@ from icelint.replay import deploy
 from icelint.replay.columns import ColumnsMixin
 from icelint.replay.common import not_found, table_key
 from icelint.replay.dml import DmlMixin
+from icelint.replay import hive
 from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.layout import LayoutMixin
 from icelint.replay.properties import (  # noqa: F401 - importable from here, as before the split
@@ -308,6 +309,7 @@ _APPLY = {
     ch.SetProperties: Replay._set_properties,
     ch.UnsetProperties: Replay._unset_properties,
     ch.SetLocation: Replay._set_location,
+    ch.NotForV2: hive.not_for_v2,
     ch.RefChange: Replay._ref,
     ch.CallProcedure: Replay._procedure,
     ch.AddPartitionField: Replay._partition,

@@ -251,3 +251,73 @@ def sort_order_help(ctx, e) -> str | None:
     drops = ", ".join(path_sql(schema.path_of(f.id) or c.path) for c in ctx.changes if (f := schema.find(c.path, case_sensitive=False)) is not None)
     drop = f"ALTER TABLE {t} DROP COLUMN{'S' if len(ctx.changes) > 1 else ''} {drops}"
     return f"the table's write order sorts by it: change the sort order first, then drop: {sql(order, drop)}"
+
+
+def hive_command_help(ctx, c) -> str:
+    """What to write instead of a Hive table command Spark refuses on an Iceberg table (`replay/hive.py`):
+    the DELETE or UPDATE that does what a partition's DROP, TRUNCATE or RENAME meant, where every key of
+    its partition spec is a column of the table with a value; else what Iceberg does instead, in words."""
+    t = table_sql(ctx.table_name)
+    cmd = c.command
+    conditions = [_partition_condition(ctx, spec) for spec in c.partitions]
+    known = bool(conditions) and all(conditions)
+    if cmd in ("drop partition", "truncate partition"):
+        if known:
+            where = conditions[0] if len(conditions) == 1 else " OR ".join(f"({w})" for w in conditions)
+            return (
+                f"an Iceberg table has no Hive partitions to drop or truncate: delete the rows instead, {sql(f'DELETE FROM {t} WHERE {where}')} "
+                "(where the condition follows the partitioning, Iceberg removes whole data files)"
+            )
+        return f"an Iceberg table has no Hive partitions to drop or truncate: delete the rows instead, with `DELETE FROM {t} WHERE` a condition on the columns the partition values come from"
+    if cmd == "rename partition":
+        old, new = c.partitions
+        if known and len(old) == len(new) == 1 and old[0][0].lower() == new[0][0].lower() and new[0][1] is not None:
+            column = ident(_column_name(ctx, old[0][0]))
+            return (
+                "an Iceberg table's partitions are not named, they follow the rows' values: to move the rows, "
+                + sql(f"UPDATE {t} SET {column} = {new[0][1]} WHERE {conditions[0]}")
+            )
+        return "an Iceberg table's partitions are not named, they follow the rows' values: to move rows, UPDATE the columns the partition values come from"
+    if cmd == "add partition":
+        return (
+            "an Iceberg table has no partitions to add: a partition exists once rows with its values are written; remove "
+            f"this statement (to change how rows are partitioned: `ALTER TABLE {t} ADD PARTITION FIELD` and a column or transform)"
+        )
+    if cmd == "partition location":
+        return "an Iceberg table has no per-partition locations (its data files go under the table's location or `write.data.path`): remove this statement"
+    if cmd in ("recover partitions", "repair table"):
+        return (
+            "Iceberg lists every data file in the table's metadata, so there is nothing to recover: remove this statement (files "
+            "written outside Iceberg are added with its `add_files` procedure)"
+        )
+    if cmd == "analyze table":
+        return (
+            "Iceberg keeps column statistics in its manifests as it writes; remove this statement, or compute table statistics "
+            f"with Iceberg's procedure: {sql(f'CALL system.compute_table_stats(table => {_string(ctx.table_name)})')}"
+        )
+    return "an Iceberg table has no SerDe: its file format and writer settings are table properties (`write.format.default` and others): remove this statement"
+
+
+def _partition_condition(ctx, spec) -> str | None:
+    """`dt = '2024-01-01' AND region = 'eu'` for a partition spec whose keys are all columns of the table
+    (found as the session compares names) with values; None otherwise (a partition field's name, `ts_day`)."""
+    if ctx.before is None or not spec:
+        return None
+    parts = []
+    for key, value in spec:
+        if value is None:
+            return None
+        name = _column_name(ctx, key)
+        if name is None:
+            return None
+        parts.append(f"{ident(name)} = {value}")
+    return " AND ".join(parts)
+
+
+def _column_name(ctx, key: str) -> str | None:
+    f = ctx.before.schema.top_level(key, ctx.outcome.case_sensitive)
+    return f.name if f is not None else None
+
+
+def _string(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"

@@ -5,8 +5,10 @@ Replays every statement against the table state and reports those that fail: unk
 columns, adding a name that exists (Spark compares names case-insensitively), renaming onto an
 existing name, dropping an identifier field or a column of the current sort order, identifier
 fields that are optional, float/double or nested in a list or map, moving a column to another
-struct, downgrading `format-version`, reserved properties, unsupported types. The message quotes
-the engine's own error.
+struct, downgrading `format-version`, reserved properties, unsupported types, and the Hive table
+commands Spark refuses on an Iceberg table (`ADD|DROP PARTITION`, `TRUNCATE TABLE ... PARTITION`,
+`MSCK REPAIR TABLE`, `ANALYZE TABLE`, `SET SERDE`), whose help writes the `DELETE` or `UPDATE` that
+does what a partition's drop or rename meant. The message quotes the engine's own error.
 
 A table that no state describes and no earlier statement creates is reported once, at the first
 statement that names it: icelint cannot check it. `DROP TABLE` of a table that is not there says
@@ -188,6 +190,9 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
         return _help_columns.hive_change_help(ctx, e)
     if e.kind == "sort-order":
         return _help_tables.sort_order_help(ctx, e)
+    if e.kind == "v2-command":
+        c = next((c for c in ctx.changes if isinstance(c, ch.NotForV2)), None)
+        return _help_tables.hive_command_help(ctx, c) if c is not None else None
     if e.kind == "procedure":
         return f"check the procedure's arguments against the table's snapshots (`SELECT * FROM {_help.table_sql(table)}.snapshots`)"
     if e.kind == "unknown-column" and e.column and ctx.before is not None:

@@ -180,6 +180,16 @@ class SetLocation(NamedTuple):
     location: str
 
 
+class HiveCommand(NamedTuple):
+    """A Hive table command that Spark parses and then refuses on an Iceberg (v2) table (`changes.NotForV2`
+    lists them). `TRUNCATE TABLE ... PARTITION`, `ANALYZE TABLE` and `MSCK REPAIR TABLE` are statements of
+    their own in Spark's grammar; they are kept as this action of an `AlterTable` on their table."""
+
+    command: str  # a key of `replay.hive.MESSAGES`
+    partitions: tuple[tuple[tuple[str, str | None], ...], ...] = ()  # each PARTITION (k = v, ...): (column, value as written)
+    span: Span | None = None  # the command's words (`ADD ... PARTITION`, `MSCK REPAIR TABLE`), where findings point
+
+
 class AddPartitionField(NamedTuple):
     transform: Transform
     name: str | None
@@ -244,6 +254,7 @@ AlterAction = (
     | SetIdentifierFields
     | DropIdentifierFields
     | BranchOrTag
+    | HiveCommand
 )
 
 

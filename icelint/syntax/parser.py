@@ -48,6 +48,7 @@ from icelint.syntax.ast import (
     DropIdentifierFields,
     DropPartitionField,
     DropTable,
+    HiveCommand,
     Name,
     Other,
     ParsedFile,
@@ -347,6 +348,14 @@ _TYPE_NAMES = frozenset(
     TIMESTAMP_NTZ TIMESTAMP_LTZ STRING CHARACTER CHAR VARCHAR BINARY DECIMAL DEC NUMERIC VOID
     INTERVAL ARRAY STRUCT MAP""".split()
 )
+
+
+_PLAIN_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _sql_ident(name: str) -> str:
+    """A name as Spark SQL reads it in a help: in backticks unless plain."""
+    return name if _PLAIN_IDENT.fullmatch(name) else "`" + name.replace("`", "``") + "`"
 
 
 def _quote(s: str, limit: int = 60) -> str:
@@ -803,7 +812,62 @@ class _StatementParser:
             return self.call(span)
         if k == "COMMENT" and self.kw(1) == "ON" and self.kw(2) == "TABLE":
             return self.comment_on_table(span)
+        if k == "COMMENT" and self.kw(1) == "ON" and self.kw(2) == "COLUMN":
+            self.comment_on_column()
         return self.other(span)
+
+    def words_span(self, first: int, last_kw: str) -> Span:
+        """The span from token `first` to the next token that is the keyword `last_kw`."""
+        j = first
+        while j + 1 < self.n and self.t[j].kw != last_kw:
+            j += 1
+        return self.span(self.t[first].start, self.t[j].end)
+
+    def hive_partition(self) -> tuple[tuple[str, str | None], ...]:
+        self.expect("PARTITION")
+        return self.partition_spec()
+
+    def partition_spec(self) -> tuple[tuple[str, str | None], ...]:
+        """A Hive partition spec, `(dt = '2024-01-01', region)`: (column, value as written or None) each."""
+        self.expect("(")
+        out = []
+        while True:
+            key = self.single_name("a partition column").parts[0]
+            value = None
+            if self.accept("="):
+                start = self.i
+                while self.i < self.n and self.t[self.i].kw not in (",", ")"):
+                    self.i += 1
+                if self.i == start:
+                    raise self.error("a partition value")
+                value = self.tokens_text(start, self.i)
+            out.append((key, value))
+            if not self.accept(","):
+                break
+        self.expect(")", "',' or ')'")
+        return tuple(out)
+
+    def comment_on_column(self) -> None:
+        """`COMMENT ON COLUMN db.t.c IS 'x'`: Spark 3.5's syntax error at COLUMN; the help, where the
+        statement is otherwise whole, the ALTER COLUMN that sets the comment."""
+        help_ = None
+        self.i = 3
+        try:
+            name = self.name("a column name")
+            self.expect("IS")
+            if self.accept("NULL"):
+                text = "''"
+            else:
+                text = self.text[self.t[self.i].start : self.t[self.i].end] if self.i < self.n else ""
+                self.string()
+            if self.at_end() and len(name.parts) >= 2:
+                table, column = (".".join(_sql_ident(p) for p in ps) for ps in (name.parts[:-1], name.parts[-1:]))
+                sql = f"ALTER TABLE {table} ALTER COLUMN {column} COMMENT {text}"
+                help_ = "set it with ALTER COLUMN: " + (f"`` {sql} ``" if "`" in sql else f"`{sql}`")
+        except _ParseError:
+            pass
+        self.i = 2
+        raise self.spark_syntax_error("Spark 3.5 has no COMMENT ON COLUMN", help=help_)
 
     def comment_on_table(self, span: Span) -> Statement:
         """`COMMENT ON TABLE t IS 'text' | NULL`: Spark stores it as the `comment` property ('' for NULL)."""
@@ -859,6 +923,20 @@ class _StatementParser:
                 elif k == "TRUNCATE":
                     self.expect("TABLE")
                     table = self.name()
+                    if self.at("PARTITION"):
+                        start = self.t[self.i].start
+                        spec = self.hive_partition()
+                        self.expect_end()
+                        return AlterTable(table, HiveCommand("truncate partition", (spec,), self.span(start, self.prev_end())), span)
+                elif k == "ANALYZE" and self.accept("TABLE"):
+                    words = self.span(t[j].start, self.prev_end())
+                    return AlterTable(self.name(), HiveCommand("analyze table", (), words), span)
+                elif k == "MSCK" or k == "REPAIR":
+                    if k == "MSCK":
+                        self.expect("REPAIR")
+                    self.expect("TABLE")
+                    words = self.span(t[j].start, self.prev_end())
+                    return AlterTable(self.name(), HiveCommand("repair table", (), words), span)
             except _ParseError:
                 table = None
         return Other(keyword, span, table)
@@ -934,6 +1012,10 @@ class _StatementParser:
                     raise self.iceberg_mismatch("{<EOF>, '.', 'AS'}", "Iceberg has no ADD PARTITION FIELD IF NOT EXISTS")
                 tr = self.transform()
                 return AddPartitionField(tr, self.optional_alias())
+            if self.at("PARTITION") or (self.kw() == "IF" and self.kw(1) == "NOT" and self.kw(2) == "EXISTS" and self.kw(3) == "PARTITION"):
+                span = self.words_span(self.i - 1, "PARTITION")
+                self.i = self.n  # its specs and LOCATIONs: Spark refuses the command whatever they are
+                return HiveCommand("add partition", (), span)
             raise self.error("COLUMN, COLUMNS or PARTITION FIELD")
         if k == "DROP":
             if self.accept("COLUMN") or self.accept("COLUMNS"):
@@ -953,6 +1035,14 @@ class _StatementParser:
                 return DropIdentifierFields(self.names())
             if self.at("BRANCH", "TAG"):
                 return self.branch_or_tag("drop")
+            if self.at("PARTITION") or (self.kw() == "IF" and self.kw(1) == "EXISTS" and self.kw(2) == "PARTITION"):
+                span = self.words_span(self.i - 1, "PARTITION")
+                self.accept_seq("IF", "EXISTS")
+                specs = [self.hive_partition()]
+                while self.accept(","):
+                    specs.append(self.hive_partition())
+                self.accept("PURGE")
+                return HiveCommand("drop partition", tuple(specs), span)
             raise self.error("COLUMN, COLUMNS, PARTITION FIELD, IDENTIFIER FIELDS, BRANCH or TAG")
         if k == "RENAME":
             if self.accept("COLUMN"):
@@ -967,6 +1057,21 @@ class _StatementParser:
             raise self.error("COLUMN or TO")
         if k == "ALTER" or k == "CHANGE":
             return self.alter_column(k)
+        if k == "PARTITION":  # a Hive partition's RENAME TO, SET LOCATION or SET SERDE
+            spec = self.partition_spec()
+            span = self.span(tok.start, self.prev_end())
+            if self.accept_seq("RENAME", "TO"):
+                return HiveCommand("rename partition", (spec, self.hive_partition()), span)
+            if self.accept_seq("SET", "LOCATION"):
+                self.string("a location string")
+                return HiveCommand("partition location", (spec,), span)
+            if self.at("SET") and self.kw(1) in ("SERDE", "SERDEPROPERTIES"):
+                self.i = self.n
+                return HiveCommand("serde", (spec,), span)
+            raise self.error("RENAME TO PARTITION, SET LOCATION or SET SERDE")
+        if k == "RECOVER":
+            self.expect("PARTITIONS")
+            return HiveCommand("recover partitions", (), self.span(tok.start, self.prev_end()))
         if k == "REPLACE":
             if self.accept("COLUMNS"):
                 self.expect("(")
@@ -992,6 +1097,10 @@ class _StatementParser:
                 return SetLocation(self.string("a location string"))
             if self.accept_seq("IDENTIFIER", "FIELDS"):
                 return SetIdentifierFields(self.names())
+            if self.at("SERDE", "SERDEPROPERTIES"):
+                span = self.span(tok.start, self.t[self.i].end)
+                self.i = self.n
+                return HiveCommand("serde", (), span)
             raise self.error("TBLPROPERTIES, LOCATION or IDENTIFIER FIELDS")
         if k == "UNSET":
             self.expect("TBLPROPERTIES")

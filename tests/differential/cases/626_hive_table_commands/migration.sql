@@ -1,0 +1,22 @@
+-- Hive table commands: Spark parses them, then refuses each on an Iceberg (v2) table (ICE005,
+-- replay/hive.py); then what each help writes instead, as pasted.
+ALTER TABLE db.t ADD PARTITION (dt='2024-01-05');
+ALTER TABLE db.t ADD IF NOT EXISTS PARTITION (dt='2024-01-05') LOCATION '/tmp/x' PARTITION (dt='2024-01-06');
+ALTER TABLE db.t DROP IF EXISTS PARTITION (dt='2024-01-01'), PARTITION (dt='2024-01-02') PURGE;
+ALTER TABLE db.t PARTITION (dt='2024-01-04') RENAME TO PARTITION (dt='2024-01-03');
+ALTER TABLE db.t PARTITION (dt='2024-01-01') SET LOCATION '/tmp/newloc';
+ALTER TABLE db.t PARTITION (dt='2024-01-01') SET SERDEPROPERTIES ('a'='b');
+ALTER TABLE db.t SET SERDE 'org.x' WITH SERDEPROPERTIES ('a'='b');
+ALTER TABLE db.t RECOVER PARTITIONS;
+TRUNCATE TABLE db.t PARTITION (dt='2024-01-01');
+ANALYZE TABLE db.t COMPUTE STATISTICS FOR COLUMNS id;
+ANALYZE TABLE db.t PARTITION (dt='2024-01-01') COMPUTE STATISTICS;
+MSCK REPAIR TABLE db.t SYNC PARTITIONS;
+REPAIR TABLE db.t;
+COMMENT ON COLUMN db.t.id IS 'the id';
+DELETE FROM db.t WHERE (dt = '2024-01-01') OR (dt = '2024-01-02');
+UPDATE db.t SET dt = '2024-01-03' WHERE dt = '2024-01-04';
+DELETE FROM db.t WHERE dt = '2024-01-01';
+CALL system.compute_table_stats(table => 'db.t');
+ALTER TABLE db.t ALTER COLUMN id COMMENT 'the id';
+INSERT INTO db.t VALUES (4, '2024-01-05', 8);

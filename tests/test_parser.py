@@ -220,6 +220,36 @@ def test_statements_near_the_hive_commands_stay_what_they_were():
     assert isinstance(one("ALTER TABLE db.t PARTITION (dt='a') DROP COLUMN x"), Unparsed)
 
 
+def test_delta_statements_fail_at_their_first_word_with_icebergs_procedure_as_help():
+    # Spark 3.5 (differential case 627): [PARSE_SYNTAX_ERROR] Syntax error at or near 'OPTIMIZE'.(line 1, pos 0)
+    stmt = one("OPTIMIZE db.t ZORDER BY (id, v)")
+    assert isinstance(stmt, Unparsed) and stmt.error_span.column == 1
+    assert stmt.message.startswith("[PARSE_SYNTAX_ERROR] Syntax error at or near 'OPTIMIZE'.")
+    assert stmt.help.endswith("`CALL system.rewrite_data_files(table => 'db.t', strategy => 'sort', sort_order => 'zorder(id, v)')`")
+    assert one("OPTIMIZE db.t WHERE dt >= '2024'").help.endswith("`CALL system.rewrite_data_files(table => 'db.t')`")
+    assert one("OPTIMIZE").help is None
+    stmt = one("VACUUM db.t RETAIN 168 HOURS")
+    assert stmt.message.startswith("[PARSE_SYNTAX_ERROR] Syntax error at or near 'VACUUM'.")
+    assert "`expire_snapshots` and `remove_orphan_files` procedures on 'db.t'" in stmt.help
+    for k in ("GRANT", "REVOKE"):
+        stmt = one(f"{k} SELECT ON TABLE db.t TO x")
+        assert isinstance(stmt, Unparsed) and stmt.message == f"Operation not allowed: {k}."  # Spark's words
+
+
+@pytest.mark.parametrize(
+    "sql, command, words",
+    [
+        ("CREATE INDEX IF NOT EXISTS i ON TABLE db.t USING BTREE (id)", "create index", "CREATE INDEX"),
+        ("CREATE INDEX i ON db.t (id, v)", "create index", "CREATE INDEX"),
+        ("DROP INDEX IF EXISTS i ON db.t", "drop index", "DROP INDEX"),
+    ],
+)
+def test_index_statements_name_their_table(sql, command, words):
+    stmt = one(sql)
+    assert isinstance(stmt, AlterTable) and stmt.table.dotted == "db.t"
+    assert stmt.action.command == command and sql[stmt.action.span.start : stmt.action.span.end] == words
+
+
 def test_comment_on_column_fails_at_column_with_the_alter_column_as_help():
     # Spark 3.5 (differential case 626): [PARSE_SYNTAX_ERROR] Syntax error at or near 'COLUMN'.(line 1, pos 11)
     stmt = one("COMMENT ON COLUMN db.t.id IS 'the id'")
@@ -670,7 +700,6 @@ def test_call_is_retokenized_with_real_positions():
         ("EXPLAIN SELECT 1", "explain", None),
         ("ANALYZE TABLES IN db COMPUTE STATISTICS", "analyze", None),
         ("CACHE TABLE t", "cache", None),
-        ("OPTIMIZE t", "optimize", None),
         ("ALTER VIEW v AS SELECT 1", "alter view", None),
         ("DROP NAMESPACE db CASCADE", "drop namespace", None),
         ("REFRESH TABLE t", "refresh", None),

@@ -1,4 +1,4 @@
-"""Hive table commands Spark parses and then refuses on an Iceberg table (a v2 table to Spark).
+"""Hive table commands (and indexes) Spark parses and then refuses on an Iceberg table (a v2 table to Spark).
 
 Teams coming from Hive tables keep writing them in migrations: `ALTER TABLE t ADD PARTITION (...)`,
 `MSCK REPAIR TABLE t`, `ANALYZE TABLE t COMPUTE STATISTICS`. Each fails when the migration runs, with
@@ -25,9 +25,12 @@ MESSAGES = {
     "serde": "[NOT_SUPPORTED_COMMAND_FOR_V2_TABLE] ALTER TABLE ... SET [SERDE|SERDEPROPERTIES] is not supported for v2 tables.",
     "analyze table": "[NOT_SUPPORTED_COMMAND_FOR_V2_TABLE] ANALYZE TABLE is not supported for v2 tables.",
     "repair table": "[NOT_SUPPORTED_COMMAND_FOR_V2_TABLE] MSCK REPAIR TABLE is not supported for v2 tables.",
+    # CREATE INDEX [IF NOT EXISTS] i ON [TABLE] t (...), DROP INDEX [IF EXISTS] i ON [TABLE] t (Spark: `local.db.t`)
+    "create index": "CreateIndex is not supported in this table {name}.",
+    "drop index": "DropIndex is not supported in this table {name}.",
 }
 
 
 def not_for_v2(replay: object, meta: TableMetadata, c: ch.NotForV2, step: ch.Commit) -> TableMetadata:
     """Spark refuses the command on an existing Iceberg table (a missing one: not found, before this)."""
-    raise ReplayError("v2-command", MESSAGES[c.command].format(table=quoted(step.table)), "spark", span=c.span)
+    raise ReplayError("v2-command", MESSAGES[c.command].format(table=quoted(step.table), name=step.table), "spark", span=c.span)

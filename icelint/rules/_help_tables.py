@@ -295,6 +295,13 @@ def hive_command_help(ctx, c) -> str:
             "Iceberg keeps column statistics in its manifests as it writes; remove this statement, or compute table statistics "
             f"with Iceberg's procedure: {sql(f'CALL system.compute_table_stats(table => {_string(ctx.table_name)})')}"
         )
+    if cmd == "drop index":
+        return "Iceberg tables have no indexes, so there is none to drop: remove this statement"
+    if cmd == "create index":
+        return (
+            "Iceberg tables have no indexes: remove this statement; to let lookups skip data files, sort the rows by "
+            f"the looked-up columns (`ALTER TABLE {t} WRITE ORDERED BY` them, then Iceberg's `rewrite_data_files` procedure)"
+        )
     return "an Iceberg table has no SerDe: its file format and writer settings are table properties (`write.format.default` and others): remove this statement"
 
 

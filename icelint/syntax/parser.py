@@ -798,6 +798,11 @@ class _StatementParser:
             if self.kw(1) == "TABLE":
                 return self.alter_table(span)
             return self.other(span)
+        if (k == "CREATE" or k == "DROP") and self.kw(1) == "INDEX":
+            index = self.index_statement(k, span)
+            if index is not None:
+                return index
+            return self.other(span)
         if k == "CREATE" or (k == "REPLACE" and self.kw(1) == "TABLE"):
             return self.create(span)
         if k == "DROP":
@@ -814,7 +819,69 @@ class _StatementParser:
             return self.comment_on_table(span)
         if k == "COMMENT" and self.kw(1) == "ON" and self.kw(2) == "COLUMN":
             self.comment_on_column()
+        if k in ("OPTIMIZE", "VACUUM"):
+            self.delta_command(k)
+        if k in ("GRANT", "REVOKE"):
+            raise _ParseError(
+                f"Operation not allowed: {k}.",
+                first,
+                "Spark SQL grants nothing on its own tables: grant access in the catalog's access control (Hive, Glue, "
+                "Unity, Polaris, Ranger), outside this migration, and remove this statement",
+            )
         return self.other(span)
+
+    def delta_command(self, k: str) -> None:
+        """`OPTIMIZE t [WHERE ...] [ZORDER BY (c, ...)]`, `VACUUM t [RETAIN n HOURS] [DRY RUN]`: Delta Lake's
+        statements, Spark 3.5's syntax error at their first word; the help, Iceberg's procedure that does it."""
+        help_ = None
+        self.i = 1
+        try:
+            table = self.name("a table name")
+            quoted_t = "'" + table.dotted.replace("\\", "\\\\").replace("'", "\\'") + "'"
+            if k == "OPTIMIZE":
+                z: list[str] = []
+                while self.i < self.n and not (self.kw() == "ZORDER" and self.kw(1) == "BY"):
+                    self.i += 1
+                if self.i < self.n:
+                    self.i += 2
+                    paren = self.accept("(")
+                    z = [".".join(n.parts) for n in self.names()]
+                    if paren:
+                        self.expect(")")
+                    self.expect_end()
+                order = f", strategy => 'sort', sort_order => 'zorder({', '.join(z)})'" if z else ""
+                call = f"CALL system.rewrite_data_files(table => {quoted_t}{order})"
+                help_ = f"OPTIMIZE is Delta Lake's: compact{' and Z-order' if z else ''} an Iceberg table with its procedure, `{call}`"
+            else:
+                help_ = (
+                    f"VACUUM is Delta Lake's: remove it from the migration; an Iceberg table's old files go when its old "
+                    f"snapshots are expired and files no snapshot lists are removed as orphans, maintenance to run as its "
+                    f"own job (Iceberg's `expire_snapshots` and `remove_orphan_files` procedures on {quoted_t})"
+                )
+        except _ParseError:
+            pass
+        self.i = 0
+        raise self.spark_syntax_error(f"{k} is not Spark SQL (it is Delta Lake's)", help=help_)
+
+    def index_statement(self, k: str, span: Span) -> Statement | None:
+        """`CREATE INDEX [IF NOT EXISTS] i ON [TABLE] t [USING x] (c, ...)` and `DROP INDEX [IF EXISTS] i ON
+        [TABLE] t`: Spark parses them and refuses them on an Iceberg table (`replay/hive.py`); None when the
+        statement is not whole (it stays an `Other`)."""
+        self.i = 2
+        try:
+            if k == "CREATE":
+                self.accept_seq("IF", "NOT", "EXISTS")
+            else:
+                self.accept_seq("IF", "EXISTS")
+            self.single_name("an index name")
+            self.expect("ON")
+            self.accept("TABLE")
+            table = self.name("a table name")
+        except _ParseError:
+            return None
+        words = self.span(self.t[0].start, self.t[1].end)
+        self.i = self.n
+        return AlterTable(table, HiveCommand("create index" if k == "CREATE" else "drop index", (), words), span)
 
     def words_span(self, first: int, last_kw: str) -> Span:
         """The span from token `first` to the next token that is the keyword `last_kw`."""

@@ -170,6 +170,7 @@ class NotForV2(NamedTuple):
     command: str
     partitions: tuple
     span: Span
+    target: str | None = None  # CREATE TABLE target LIKE (this table)
 
 
 class AddPartitionField(NamedTuple):

@@ -122,7 +122,7 @@ def _(stmt: ast.CreateTable, index: int) -> ch.Step:
     change = ch.CreateTable(
         columns=tuple(_spec(c) for c in stmt.columns),
         partition_by=stmt.partitioned_by if stmt.clustered_by is None else (*stmt.partitioned_by, stmt.clustered_by),
-        properties=stmt.properties,
+        properties=stmt.hive_properties + stmt.properties if stmt.hive_properties else stmt.properties,
         location=stmt.location,
         comment=stmt.comment,
         using=stmt.using,
@@ -186,7 +186,7 @@ def _lower_action(a: ast.AlterAction, span) -> Iterator[ch.TableChange]:  # noqa
     elif isinstance(a, ast.SetLocation):
         yield ch.SetLocation(a.location, span)
     elif isinstance(a, ast.HiveCommand):
-        yield ch.NotForV2(a.command, a.partitions, a.span or span)
+        yield ch.NotForV2(a.command, a.partitions, a.span or span, a.target)
     elif isinstance(a, ast.AddPartitionField):
         yield ch.AddPartitionField(a.transform, a.name, a.transform.span)
     elif isinstance(a, ast.DropPartitionField):

@@ -94,7 +94,7 @@ def statements(draw) -> str:
     c2 = draw(st.sampled_from(COLUMNS))
     typ = draw(sql_types())
     nested = draw(st.sampled_from(["", ".a", ".element", ".key", ".value", ".a.b"]))
-    kind = draw(st.integers(0, 22))
+    kind = draw(st.integers(0, 25))
     cols = ", ".join(f"{n} {ty}" for n, ty in draw(st.lists(st.tuples(st.sampled_from(COLUMNS), sql_types()), min_size=1, max_size=4)))
     return [
         f"CREATE TABLE {t} ({cols}) USING iceberg",
@@ -125,7 +125,34 @@ def statements(draw) -> str:
         f"INTO {draw(st.sampled_from(['4', '0', '16']))} BUCKETS",
         f"CREATE TABLE IF NOT EXISTS {t} ({cols}) USING iceberg PARTITIONED BY "
         f"({draw(st.sampled_from([f'{c}, {c2}', f'days({c}), hours({c})', f'bucket(4, {c}), bucket(8, {c2})', f'{c}.a', f'truncate(2, {c}), {c}']))})",
+        # Hive's and Delta Lake's forms (cases 626-628)
+        draw(st.sampled_from(HIVE_FORMS)).format(t=t, c=c, c2=c2),
+        f"CREATE TABLE {t} ({cols}) {draw(st.sampled_from(['', 'USING iceberg ']))}" + draw(st.sampled_from(HIVE_CLAUSES)).format(c=c),
+        f"ALTER TABLE {t} ALTER COLUMN {c} TYPE {typ} " + draw(st.sampled_from(["COMMENT 'd'", "FIRST", f"DROP NOT NULL AFTER {c2}", "x"])),
     ][kind]
+
+
+HIVE_FORMS = [
+    "ALTER TABLE {t} ADD PARTITION ({c}='a')",
+    "ALTER TABLE {t} DROP IF EXISTS PARTITION ({c}='a'), PARTITION ({c2}=1) PURGE",
+    "ALTER TABLE {t} PARTITION ({c}='a') RENAME TO PARTITION ({c}='b')",
+    "TRUNCATE TABLE {t} PARTITION ({c}=1)",
+    "MSCK REPAIR TABLE {t}",
+    "ANALYZE TABLE {t} COMPUTE STATISTICS",
+    "ALTER TABLE {t} SET SERDEPROPERTIES ('a'='b')",
+    "CREATE INDEX i ON {t} ({c})",
+    "OPTIMIZE {t} ZORDER BY ({c}, {c2})",
+    "VACUUM {t}",
+    "GRANT SELECT ON {t} TO u",
+    "COMMENT ON COLUMN {t}.{c} IS 'x'",
+]
+HIVE_CLAUSES = [
+    "STORED AS ORC",
+    "ROW FORMAT DELIMITED FIELDS TERMINATED BY ','",
+    "ROW FORMAT SERDE 'x' STORED AS TEXTFILE",
+    "STORED BY 'x'",
+    "PARTITIONED BY ({c}) USING iceberg",
+]
 
 
 NOISE = ["\x00", "`", "'", '"', "/*", "*/", "--", ";", "(", ")", "<", ">", ",", ".", "\n", "é", "\u2028", "struct<", "${x}", "\\"]

@@ -250,6 +250,49 @@ def test_index_statements_name_their_table(sql, command, words):
     assert stmt.action.command == command and sql[stmt.action.span.start : stmt.action.span.end] == words
 
 
+def test_hive_format_clauses_are_the_properties_spark_makes_of_them():
+    # measured in Spark's Iceberg SparkCatalog (differential case 628): accepted, kept as properties
+    st = one(
+        "CREATE TABLE db.t (id bigint) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' ESCAPED BY '\\\\' "
+        "COLLECTION ITEMS TERMINATED BY '|' MAP KEYS TERMINATED BY ':' LINES TERMINATED BY '\\n' NULL DEFINED AS 'N' "
+        "STORED AS TEXTFILE TBLPROPERTIES ('a'='b')"
+    )
+    assert isinstance(st, CreateTable) and st.properties == (("a", "b"),)
+    assert dict(st.hive_properties) == {
+        "option.field.delim": ",", "option.serialization.format": ",", "option.escape.delim": "\\",
+        "option.colelction.delim": "|", "option.mapkey.delim": ":", "option.line.delim": "\n", "hive.stored-as": "TEXTFILE",
+    }
+    st = one("CREATE TABLE db.t (id bigint) ROW FORMAT SERDE 'x.Y' WITH SERDEPROPERTIES ('k'='v') STORED AS INPUTFORMAT 'a' OUTPUTFORMAT 'c'")
+    assert st.hive_properties == (("hive.serde", "x.Y"), ("option.k", "v"), ("hive.input-format", "a"), ("hive.output-format", "c"))
+    assert one("CREATE TABLE db.t stored as orc AS SELECT 1 AS id").hive_properties == (("hive.stored-as", "orc"),)
+
+
+@pytest.mark.parametrize(
+    "sql, message",
+    [
+        ("CREATE TABLE db.t (id bigint) USING iceberg STORED AS PARQUET", "Operation not allowed: CREATE TABLE ... USING ... STORED AS PARQUET ."),
+        ("CREATE TABLE db.t (id bigint) USING iceberg ROW FORMAT DELIMITED FIELDS TERMINATED BY ','",
+         "Operation not allowed: CREATE TABLE ... USING ... ROW FORMAT DELIMITED."),
+        ("CREATE TABLE db.t (id bigint) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS PARQUET",
+         "Operation not allowed: ROW FORMAT DELIMITED is only compatible with 'textfile', not 'parquet'."),
+        ("CREATE TABLE db.t (id bigint) STORED BY 'x.y'", "Operation not allowed: STORED BY."),
+    ],
+)
+def test_hive_format_clauses_spark_does_not_allow(sql, message):
+    st = one(sql)
+    assert isinstance(st, Unparsed) and st.message == message  # Spark's words (differential case 628)
+
+
+def test_using_after_another_clause_fails_at_using_with_the_statement_reordered_as_help():
+    st = one("CREATE TABLE db.t (id int, dt string) PARTITIONED BY (dt) COMMENT 'x' USING iceberg TBLPROPERTIES ('a'='b')")
+    assert isinstance(st, Unparsed) and st.message.startswith("[PARSE_SYNTAX_ERROR] Syntax error at or near 'USING'.")
+    assert st.help == (
+        "write USING right after the column list: "
+        "`CREATE TABLE db.t (id int, dt string) USING iceberg PARTITIONED BY (dt) COMMENT 'x' TBLPROPERTIES ('a'='b')`"
+    )
+    assert isinstance(one("CREATE TABLE db.t (id int) USING iceberg PARTITIONED BY (id)"), CreateTable)
+
+
 def test_comment_on_column_fails_at_column_with_the_alter_column_as_help():
     # Spark 3.5 (differential case 626): [PARSE_SYNTAX_ERROR] Syntax error at or near 'COLUMN'.(line 1, pos 11)
     stmt = one("COMMENT ON COLUMN db.t.id IS 'the id'")
@@ -553,8 +596,10 @@ def test_create_table_full():
     assert pos(st.span) == (1, 1, 9, 22)
 
 
-def test_create_table_clauses_in_any_order_and_replace_forms():
-    st = one("CREATE OR REPLACE TABLE t (a int) TBLPROPERTIES ('k'='v') PARTITIONED BY (a) USING iceberg")
+def test_create_table_clauses_in_any_order_after_using_and_replace_forms():
+    # Spark's grammar: USING right after the columns, then the other clauses in any order (case 628)
+    assert isinstance(one("CREATE OR REPLACE TABLE t (a int) TBLPROPERTIES ('k'='v') PARTITIONED BY (a) USING iceberg"), Unparsed)
+    st = one("CREATE OR REPLACE TABLE t (a int) USING iceberg TBLPROPERTIES ('k'='v') PARTITIONED BY (a)")
     assert (st.or_replace, st.replace, st.using, st.properties) == (True, False, "iceberg", (("k", "v"),))
     assert st.partitioned_by[0].func is None
     st = one("REPLACE TABLE t (a int) USING iceberg")
@@ -614,7 +659,10 @@ def test_create_table_split_keywords_and_duplicates():
 
 
 def test_create_other_objects():
-    assert one("CREATE TABLE t LIKE s") == Other("create table like", S("CREATE TABLE t LIKE s", "CREATE TABLE t LIKE s"), N("CREATE TABLE t LIKE s", "t", nth=0))
+    # CREATE TABLE t LIKE s: a command on `s` (the table it reads) that Spark refuses for Iceberg (case 629)
+    st = one("CREATE TABLE t LIKE db.s USING iceberg")
+    assert isinstance(st, AlterTable) and st.table.dotted == "db.s"
+    assert (st.action.command, st.action.target, pos(st.action.span)) == ("create table like", "t", (1, 16, 1, 19))
     assert one("CREATE OR REPLACE TEMP VIEW v AS SELECT 1").keyword == "create view"
     assert one("CREATE NAMESPACE IF NOT EXISTS db").keyword == "create namespace"
     assert one("CREATE DATABASE db").keyword == "create database"

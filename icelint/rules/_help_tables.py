@@ -295,6 +295,8 @@ def hive_command_help(ctx, c) -> str:
             "Iceberg keeps column statistics in its manifests as it writes; remove this statement, or compute table statistics "
             f"with Iceberg's procedure: {sql(f'CALL system.compute_table_stats(table => {_string(ctx.table_name)})')}"
         )
+    if cmd == "create table like":
+        return "write the new table out instead: " + sql(create_like_sql(ctx, c.target or "new_table")) if ctx.before is not None else None
     if cmd == "drop index":
         return "Iceberg tables have no indexes, so there is none to drop: remove this statement"
     if cmd == "create index":
@@ -328,3 +330,27 @@ def _column_name(ctx, key: str) -> str | None:
 
 def _string(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def create_like_sql(ctx, target: str) -> str:
+    """`CREATE TABLE target (...) USING iceberg [PARTITIONED BY (...)]` with the columns (top-level NOT NULL
+    and comments) and the current partitioning of the table the statement would copy (`ctx.before`)."""
+    meta = ctx.before
+    cols = []
+    for f in meta.schema.fields:
+        col = f"{ident(f.name)} {type_sql(f.type)}"
+        if f.required:
+            col += " NOT NULL"
+        if f.doc is not None:
+            col += " COMMENT " + _string(f.doc)
+        cols.append(col)
+    out = f"CREATE TABLE {table_sql(target)} ({', '.join(cols)}) USING iceberg"
+    parts = []
+    for pf in meta.spec.fields:
+        source = meta.schema.name_of(pf.source_id)
+        if source is None or pf.transform == "void":
+            continue
+        parts.append(transform_sql(pf.transform, source))
+    if parts:
+        out += f" PARTITIONED BY ({', '.join(parts)})"
+    return out

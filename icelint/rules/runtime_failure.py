@@ -7,7 +7,7 @@ existing name, dropping an identifier field or a column of the current sort orde
 fields that are optional, float/double or nested in a list or map, moving a column to another
 struct, downgrading `format-version`, reserved properties, unsupported types, and the Hive table
 commands Spark refuses on an Iceberg table (`ADD|DROP PARTITION`, `TRUNCATE TABLE ... PARTITION`,
-`MSCK REPAIR TABLE`, `ANALYZE TABLE`, `SET SERDE`, `CREATE INDEX`), whose help writes the `DELETE` or `UPDATE` that
+`MSCK REPAIR TABLE`, `ANALYZE TABLE`, `SET SERDE`, `CREATE INDEX`, `CREATE TABLE ... LIKE`), whose help writes the `DELETE` or `UPDATE` that
 does what a partition's drop or rename meant. The message quotes the engine's own error.
 
 A table that no state describes and no earlier statement creates is reported once, at the first

@@ -188,6 +188,7 @@ class HiveCommand(NamedTuple):
     command: str  # a key of `replay.hive.MESSAGES`
     partitions: tuple[tuple[tuple[str, str | None], ...], ...] = ()  # each PARTITION (k = v, ...): (column, value as written)
     span: Span | None = None  # the command's words (`ADD ... PARTITION`, `MSCK REPAIR TABLE`), where findings point
+    target: str | None = None  # CREATE TABLE target LIKE source: kept as this command on `source`, the table it reads
 
 
 class AddPartitionField(NamedTuple):
@@ -284,6 +285,9 @@ class CreateTable(NamedTuple):
     # CLUSTERED BY (c) INTO n BUCKETS: `bucket(n, c)` (`sorted_bucket(c, n, s)` with SORTED BY (s)), which
     # Spark hands Iceberg after the PARTITIONED BY transforms
     clustered_by: Transform | None = None
+    # STORED AS / ROW FORMAT (Hive's): the table properties Spark's Iceberg catalog makes of them
+    # (`hive.stored-as`, `option.field.delim`, ...); the table still writes Parquet
+    hive_properties: tuple[tuple[str, str], ...] = ()
 
 
 class DropTable(NamedTuple):

@@ -20,11 +20,10 @@ from icelint import changes as ch
 from icelint.model.diff import NO_CHANGE, SchemaDiff
 from icelint.model.table import UNDO_KEPT, TableMetadata, forget_link
 from icelint.model.versions import retire
-from icelint.replay import deploy
+from icelint.replay import deploy, hive
 from icelint.replay.columns import ColumnsMixin
 from icelint.replay.common import not_found, table_key
 from icelint.replay.dml import DmlMixin
-from icelint.replay import hive
 from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.layout import LayoutMixin
 from icelint.replay.properties import (  # noqa: F401 - importable from here, as before the split

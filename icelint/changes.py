@@ -132,6 +132,7 @@ class CreateTable(NamedTuple):
     options: tuple[tuple[str, str], ...] = ()  # OPTIONS (...): checked for Spark's reserved keys
     sql: str | None = None  # the statement's text, for CREATE ... AS SELECT (`replay/ctas.py`)
     bucketed: bool = False  # the last of `partition_by` is CLUSTERED BY's bucket transform
+    hive_format: bool = False  # STORED AS / ROW FORMAT (Hive's): a Hive table in Spark's session catalog
 
 
 class DropTable(NamedTuple):

@@ -133,6 +133,7 @@ def _(stmt: ast.CreateTable, index: int) -> ch.Step:
         span=stmt.span,
         options=stmt.options,
         bucketed=stmt.clustered_by is not None,
+        hive_format=bool(stmt.hive_properties),
     )
     return ch.Commit(stmt.table.dotted, stmt.table.span, (change,), stmt.span, index)
 

@@ -36,3 +36,12 @@ def test_bad_catalog_kind_is_one_line_and_exit_2(tmp_path: Path) -> None:
     r = icelint("check", "m.sql", cwd=tmp_path)
     assert r.code == 2
     assert len(r.err.strip().splitlines()) == 1 and "catalog-kind" in r.err and "Traceback" not in r.err
+
+
+def test_stored_as_is_a_hive_table_in_the_session_catalog_and_iceberg_in_sparkcatalog(tmp_path: Path) -> None:
+    # Spark's Iceberg SparkCatalog makes an Iceberg table of it (differential case 628); SparkSessionCatalog
+    # hands a Hive-format CREATE TABLE to Spark's own catalog
+    write(tmp_path, "m.sql", "CREATE TABLE db.h (id bigint) STORED AS PARQUET;\nALTER TABLE db.h ADD COLUMN ID string;\n")
+    assert "[FIELDS_ALREADY_EXISTS]" in icelint("check", "m.sql", cwd=tmp_path).out
+    r = icelint("check", "m.sql", "--catalog-kind", "session", cwd=tmp_path)
+    assert r.code == 0 and "not an Iceberg table" in r.out, r.out

@@ -55,6 +55,9 @@ class TablesMixin:
         if meta is None and c.replace_only:
             raise not_found(step)
         file_format = None
+        if c.hive_format and c.using is None and self.catalog_kind == "session":  # STORED AS: a Hive table there
+            self.unknown.add(key)
+            return None
         if c.using is not None and c.using.lower() != "iceberg":
             if self.catalog_kind == "session":  # SparkSessionCatalog: a Spark table, not Iceberg
                 self.unknown.add(key)

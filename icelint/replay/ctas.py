@@ -241,3 +241,41 @@ def _parse_type(text: str):
     if not isinstance(stmt, ast.AlterTable) or not isinstance(stmt.action, ast.AlterColumnType):
         return None
     return stmt.action.type
+
+
+def projection_types(query: Any, lookup: Callable[[str], Schema | None]) -> list | None:
+    """The Spark types (`spark_types` tuples) of a plain SELECT's projections, in order, `*` expanded:
+    None where sqlglot's type is not certainly Spark's (as `infer_columns` trusts them); None for the
+    whole query when a table it reads is not known here or sqlglot cannot resolve it (`INSERT ...
+    SELECT` checks what it can, `replay/dml.py`)."""
+    from sqlglot import exp
+
+    if not isinstance(query, exp.Select):
+        return None
+    ctes = {c.alias_or_name.lower() for c in query.find_all(exp.CTE)}
+    schema: dict[str, dict[str, dict[str, str]]] = {}
+    for table in query.find_all(exp.Table):
+        if not table.db and table.name.lower() in ctes:
+            continue
+        known = lookup(".".join(p.name for p in table.parts))
+        if known is None or any(is_untyped(f.type) for f in known.fields):
+            return None
+        schema.setdefault(table.db or "default", {})[table.name] = {f.name: _type_sql(f.type) for f in known.fields}
+    from sqlglot.optimizer.annotate_types import annotate_types
+    from sqlglot.optimizer.qualify import qualify
+
+    try:
+        typed = annotate_types(qualify(query.copy(), schema=schema, dialect="spark"), schema=schema, dialect="spark")
+    except Exception:  # noqa: BLE001 - the names are `dml_columns`' to judge
+        return None
+    out: list = []
+    for projection in typed.expressions:
+        node = projection.unalias()
+        t = projection.type
+        trusted = _trusted_in(node, typed, exp) if isinstance(node, exp.Column) else _trusted(node, exp)
+        sql_type = _parse_type(t.sql(dialect="spark")) if trusted and t is not None and t.this != exp.DataType.Type.UNKNOWN else None
+        try:
+            out.append(sp.spark_type(sql_type) if sql_type is not None else None)
+        except Exception:  # noqa: BLE001 - a type Spark cannot store: no verdict here
+            out.append(None)
+    return out

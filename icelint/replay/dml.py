@@ -35,7 +35,7 @@ class DmlMixin:
         check_row_level(c.kind, meta)
         sql = c.sql  # sliced from the file's text on each ask: once here
         if sql is not None:
-            check_statement(sql, c.span, quoted(step.table), meta, self.case_sensitive)
+            check_statement(sql, c.span, quoted(step.table), meta, self.case_sensitive, self._known_schema)
         return deploy.written(meta, c, step)  # TRUNCATE empties the current snapshot
 
 
@@ -49,7 +49,7 @@ def check_row_level(kind: str, meta: TableMetadata) -> None:
         )
 
 
-def check_statement(sql: str, span: Span, table: str, meta: TableMetadata, case_sensitive: bool) -> None:
+def check_statement(sql: str, span: Span, table: str, meta: TableMetadata, case_sensitive: bool, lookup=None) -> None:
     """The columns the statement names (`dml_columns`), then the literals of an INSERT's VALUES rows.
 
     A plain statement that certainly passes is known so from icelint's own tokens (`dml_fast`);
@@ -67,6 +67,8 @@ def check_statement(sql: str, span: Span, table: str, meta: TableMetadata, case_
         fields = dml_columns.check(tree, table, meta, case_sensitive, span, sql)
         if fields is not None:
             check_values(tree, fields, table)
+            if lookup is not None:
+                check_query(tree, fields, table, lookup)
     finally:
         # sqlglot's trees are cycles (parent links): with the collector off (`cli.entry`) each one
         # would stay until exit; the youngest generation holds little more than this statement's
@@ -110,6 +112,35 @@ def check_values(tree, fields: list[NestedField], table: str) -> None:
                     field_id=field.id,
                     column=field.name,
                 )
+
+
+def check_query(tree, fields: list[NestedField], table: str, lookup) -> None:
+    """An INSERT's SELECT against the fields it is written to, by position (their number is checked
+    already): each projection whose type is known (`ctas.projection_types`) must be one Spark's ANSI
+    store assignment takes into its column (`[INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST]`, case 630)."""
+    from sqlglot import exp
+
+    from icelint.replay.ctas import projection_types
+
+    query = tree.expression
+    if not isinstance(tree, exp.Insert) or not isinstance(query, exp.Select):
+        return
+    types = projection_types(query, lookup)
+    if types is None or len(types) != len(fields):
+        return
+    for src, field in zip(types, fields):
+        if src is None or field is None or is_untyped(field.type):
+            continue
+        want = sp.from_iceberg(field.type)
+        if not sp.can_store_assign(src, want):
+            raise ReplayError(
+                "dml",
+                f"[INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST] Cannot write incompatible data for the table "
+                f"{table}: Cannot safely cast `{field.name}` \"{sp.sql_name(src)}\" to \"{sp.sql_name(want)}\".",
+                "spark",
+                field_id=field.id,
+                column=field.name,
+            )
 
 
 def _literal_kind(node, exp) -> str | None:

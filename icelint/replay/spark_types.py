@@ -97,6 +97,34 @@ def sql_name(t: SparkType) -> str:
     return names.get(k, k.upper())
 
 
+_NUMERIC_KINDS = frozenset({"byte", "short", "int", "long", "float", "double", "decimal"})
+_DATETIME_KINDS = frozenset({"date", "timestamp", "timestamp_ntz"})
+_NESTED_KINDS = frozenset({"struct", "array", "map"})
+
+
+def can_store_assign(src: SparkType, dst: SparkType) -> bool:
+    """Spark 3.5's `Cast.canANSIStoreAssign` (the default store assignment policy of INSERT): numbers into
+    numbers (overflow is checked as rows are written), any non-nested value into a string, dates and
+    timestamps into one another, structs field by field in order, arrays and maps by their parts;
+    nothing else but the same type (a string into a number fails before any row is read)."""
+    a, b = src[0], dst[0]
+    if a == "null" or src == dst:
+        return True
+    if a in _NUMERIC_KINDS and b in _NUMERIC_KINDS:
+        return True
+    if b in ("string", "varchar", "char") and a not in _NESTED_KINDS:
+        return True
+    if a in _DATETIME_KINDS and b in _DATETIME_KINDS:
+        return True
+    if a == b == "struct":
+        return len(src[1]) == len(dst[1]) and all(can_store_assign(x[1], y[1]) for x, y in zip(src[1], dst[1]))
+    if a == b == "array":
+        return can_store_assign(src[1], dst[1])
+    if a == b == "map":
+        return can_store_assign(src[1], dst[1]) and can_store_assign(src[2], dst[2])
+    return False
+
+
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_]+")
 
 

@@ -122,7 +122,7 @@ def _(stmt: ast.CreateTable, index: int) -> ch.Step:
     change = ch.CreateTable(
         columns=tuple(_spec(c) for c in stmt.columns),
         partition_by=stmt.partitioned_by if stmt.clustered_by is None else (*stmt.partitioned_by, stmt.clustered_by),
-        properties=stmt.hive_properties + stmt.properties if stmt.hive_properties else stmt.properties,
+        properties=stmt.hive_properties + stmt.properties,  # STORED AS / ROW FORMAT's first, as Spark sets them
         location=stmt.location,
         comment=stmt.comment,
         using=stmt.using,

@@ -159,7 +159,7 @@ class ColumnsMixin:
         in lower case unless the session is case-sensitive (`(b int, a int, B int, a int)`: `a`)."""
         if len(paths) < 2:
             return
-        seen: dict[str, int] = {}
+        seen: set[str] = set()
         repeated: dict[str, tuple] = {}
         for parts, span in paths:
             key = ".".join(sp.quote_if_needed(p) for p in parts)
@@ -167,7 +167,7 @@ class ColumnsMixin:
                 key = key.lower()
             if key in seen and key not in repeated:
                 repeated[key] = (parts, span)
-            seen[key] = 1
+            seen.add(key)
         if repeated:
             key = min(repeated)
             parts, span = repeated[key]

@@ -46,22 +46,7 @@ def infer_columns(
     query = tree.expression if isinstance(tree, exp.Create) else None
     if not isinstance(query, exp.Select):
         return None, "the query is not a plain SELECT", {}
-    ctes = {c.alias_or_name.lower() for c in query.find_all(exp.CTE)}
-    schema: dict[str, dict[str, dict[str, str]]] = {}
-    sources: dict[tuple[str, str], tuple[str, Schema]] = {}  # (db, table) → (name as written, schema)
-    missing: list[str] = []  # tables icelint does not know, as written
-    for table in query.find_all(exp.Table):
-        name = ".".join(p.name for p in table.parts)
-        if not table.db and table.name.lower() in ctes:
-            continue
-        known = lookup(name)
-        if known is None:
-            if name not in missing:
-                missing.append(name)
-            continue
-        db = table.db or "default"
-        schema.setdefault(db, {})[table.name] = {f.name: _type_sql(f.type) for f in known.fields}
-        sources[(db.lower(), table.name.lower())] = (name, known)
+    schema, sources, missing = _read_tables(query, lookup, exp)
     from sqlglot.optimizer.annotate_types import annotate_types
     from sqlglot.optimizer.qualify import qualify
 
@@ -96,6 +81,28 @@ def infer_columns(
             sql_type = UNTYPED_SQL
         columns.append(ch.ColumnSpec((name,), sql_type, False, None, None))
     return tuple(columns), "", untyped
+
+
+def _read_tables(query: Any, lookup: Callable[[str], Schema | None], exp: Any) -> tuple[dict, dict, list[str]]:
+    """The tables `query` reads (its CTEs aside): sqlglot's schema of those icelint knows, them by
+    (db, table) → (name as written, `Schema`), and the names of those it does not know, as written."""
+    ctes = {c.alias_or_name.lower() for c in query.find_all(exp.CTE)}
+    schema: dict[str, dict[str, dict[str, str]]] = {}
+    sources: dict[tuple[str, str], tuple[str, Schema]] = {}
+    missing: list[str] = []
+    for table in query.find_all(exp.Table):
+        name = ".".join(p.name for p in table.parts)
+        if not table.db and table.name.lower() in ctes:
+            continue
+        known = lookup(name)
+        if known is None:
+            if name not in missing:
+                missing.append(name)
+            continue
+        db = table.db or "default"
+        schema.setdefault(db, {})[table.name] = {f.name: _type_sql(f.type) for f in known.fields}
+        sources[(db.lower(), table.name.lower())] = (name, known)
+    return schema, sources, missing
 
 
 def _key(table: Any) -> tuple[str, str]:
@@ -252,15 +259,9 @@ def projection_types(query: Any, lookup: Callable[[str], Schema | None]) -> list
 
     if not isinstance(query, exp.Select):
         return None
-    ctes = {c.alias_or_name.lower() for c in query.find_all(exp.CTE)}
-    schema: dict[str, dict[str, dict[str, str]]] = {}
-    for table in query.find_all(exp.Table):
-        if not table.db and table.name.lower() in ctes:
-            continue
-        known = lookup(".".join(p.name for p in table.parts))
-        if known is None or any(is_untyped(f.type) for f in known.fields):
-            return None
-        schema.setdefault(table.db or "default", {})[table.name] = {f.name: _type_sql(f.type) for f in known.fields}
+    schema, sources, missing = _read_tables(query, lookup, exp)
+    if missing or any(is_untyped(f.type) for _, known in sources.values() for f in known.fields):
+        return None
     from sqlglot.optimizer.annotate_types import annotate_types
     from sqlglot.optimizer.qualify import qualify
 

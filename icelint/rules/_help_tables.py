@@ -296,7 +296,7 @@ def hive_command_help(ctx, c) -> str:
             f"with Iceberg's procedure: {sql(f'CALL system.compute_table_stats(table => {_string(ctx.table_name)})')}"
         )
     if cmd == "create table like":
-        return "write the new table out instead: " + sql(create_like_sql(ctx, c.target or "new_table")) if ctx.before is not None else None
+        return "write the new table out instead: " + sql(create_like_sql(ctx, c.target))  # the source exists here
     if cmd == "drop index":
         return "Iceberg tables have no indexes, so there is none to drop: remove this statement"
     if cmd == "create index":

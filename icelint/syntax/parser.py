@@ -350,12 +350,10 @@ _TYPE_NAMES = frozenset(
 )
 
 
-_PLAIN_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _sql_ident(name: str) -> str:
-    """A name as Spark SQL reads it in a help: in backticks unless plain."""
-    return name if _PLAIN_IDENT.fullmatch(name) else "`" + name.replace("`", "``") + "`"
+def _backticked(sql: str) -> str:
+    """SQL ready to paste in a help line, as `rules._help.sql` writes it (double backticks when the SQL
+    holds one); the parser's helps are built here, below the rules."""
+    return f"`` {sql} ``" if "`" in sql else f"`{sql}`"
 
 
 def _quote(s: str, limit: int = 60) -> str:
@@ -921,6 +919,7 @@ class _StatementParser:
         self.i = 3
         try:
             name = self.name("a column name")
+            named = self.i  # the table, `.`, the column: as written
             self.expect("IS")
             if self.accept("NULL"):
                 text = "''"
@@ -928,9 +927,8 @@ class _StatementParser:
                 text = self.text[self.t[self.i].start : self.t[self.i].end] if self.i < self.n else ""
                 self.string()
             if self.at_end() and len(name.parts) >= 2:
-                table, column = (".".join(_sql_ident(p) for p in ps) for ps in (name.parts[:-1], name.parts[-1:]))
-                sql = f"ALTER TABLE {table} ALTER COLUMN {column} COMMENT {text}"
-                help_ = "set it with ALTER COLUMN: " + (f"`` {sql} ``" if "`" in sql else f"`{sql}`")
+                table, column = self.tokens_text(3, named - 2), self.tokens_text(named - 1, named)
+                help_ = "set it with ALTER COLUMN: " + _backticked(f"ALTER TABLE {table} ALTER COLUMN {column} COMMENT {text}")
         except _ParseError:
             pass
         self.i = 2
@@ -1244,10 +1242,9 @@ class _StatementParser:
             return
         head = self.tokens_text(0, first)
         statements = "; ".join(f"{head} {self.tokens_text(b, e)}" for b, e in zip(bounds, bounds[1:])) + ";"
-        quoted = f"`` {statements} ``" if "`" in statements else f"`{statements}`"
         raise self.spark_syntax_error(
             "Spark 3.5 takes one change per ALTER COLUMN",
-            help=f"write one statement per change: {quoted}",
+            help=f"write one statement per change: {_backticked(statements)}",
         )
 
     def alter_column_action(self, path: Name) -> AlterAction | None:
@@ -1361,7 +1358,7 @@ class _StatementParser:
         seen: set[str] = set()
         first_clause = self.i
         stored_as: _Tok | None = None  # Hive's STORED AS format (its word), ROW FORMAT (its first token)
-        row_format: _Tok | None = None
+        row_format: tuple[_Tok, str] | None = None  # (ROW, "DELIMITED" | "SERDE")
         hive: list[tuple[str, str]] = []  # the table properties Spark makes of them
         while self.i < self.n:
             tok = self.t[self.i]
@@ -1379,8 +1376,7 @@ class _StatementParser:
             elif k == "STORED":
                 stored_as = self.stored_as(hive)
             elif k == "ROW":
-                row_format = tok
-                self.row_format(hive)
+                row_format = (tok, self.row_format(hive))
             elif k == "PARTITIONED":
                 self.i += 1
                 self.expect("BY")
@@ -1443,8 +1439,7 @@ class _StatementParser:
             moved = [self.tokens_text(0, first_clause), self.tokens_text(at, end), self.tokens_text(first_clause, at)]
             if end < self.n:
                 moved.append(self.tokens_text(end, self.n))
-            sql = " ".join(moved)
-            help_ = "write USING right after the column list: " + (f"`` {sql} ``" if "`" in sql else f"`{sql}`")
+            help_ = "write USING right after the column list: " + _backticked(" ".join(moved))
         raise self.spark_syntax_error("USING comes right after the column list, before the other clauses", help=help_)
 
     def stored_as(self, hive: list[tuple[str, str]]) -> _Tok:
@@ -1466,7 +1461,7 @@ class _StatementParser:
         hive.append(("hive.stored-as", fmt.text))
         return fmt
 
-    def row_format(self, hive: list[tuple[str, str]]) -> None:
+    def row_format(self, hive: list[tuple[str, str]]) -> str:
         """`ROW FORMAT SERDE 'class' [WITH SERDEPROPERTIES (...)]` or `ROW FORMAT DELIMITED` and its
         `FIELDS TERMINATED BY 'c' [ESCAPED BY 'c']`, `COLLECTION ITEMS | MAP KEYS | LINES TERMINATED BY 'c'`,
         `NULL DEFINED AS 's'` (Hive's)."""
@@ -1477,7 +1472,7 @@ class _StatementParser:
             if self.accept("WITH"):
                 self.expect("SERDEPROPERTIES")
                 hive.extend((f"option.{k}", v) for k, v in self.property_list(values=True))
-            return
+            return "SERDE"
         self.expect("DELIMITED")
         while True:  # the keys Spark (Hive) gives them, `colelction` as spelled there
             if self.accept_seq("FIELDS", "TERMINATED", "BY"):
@@ -1494,23 +1489,21 @@ class _StatementParser:
             elif self.accept_seq("NULL", "DEFINED", "AS"):
                 self.string()  # not kept as a property by Spark's Iceberg catalog (measured, case 628)
             else:
-                return
+                return "DELIMITED"
 
-    def check_hive_format(self, using: str | None, stored_as: _Tok | None, row_format: _Tok | None) -> None:
+    def check_hive_format(self, using: str | None, stored_as: _Tok | None, row_format: tuple[_Tok, str] | None) -> None:
         """Spark's checks of Hive's format clauses (measured, differential case 628)."""
         if using is not None and (stored_as is not None or row_format is not None):
             what = []
             if row_format is not None:
-                j = self.t.index(row_format)
-                what.append("ROW FORMAT " + ("SERDE" if self.t[j + 2].kw == "SERDE" else "DELIMITED"))
+                what.append(f"ROW FORMAT {row_format[1]}")
             if stored_as is not None:
                 what.append(f"STORED AS {stored_as.text} ")
             raise _ParseError(f"Operation not allowed: CREATE TABLE ... USING ... {' '.join(what)}.", self.t[0])
         if row_format is not None and stored_as is not None:
-            j = self.t.index(row_format)
             fmt = stored_as.text.lower()
-            if self.t[j + 2].kw == "DELIMITED" and stored_as.kw != "INPUTFORMAT" and fmt != "textfile":
-                raise _ParseError(f"Operation not allowed: ROW FORMAT DELIMITED is only compatible with 'textfile', not '{fmt}'.", row_format)
+            if row_format[1] == "DELIMITED" and stored_as.kw != "INPUTFORMAT" and fmt != "textfile":
+                raise _ParseError(f"Operation not allowed: ROW FORMAT DELIMITED is only compatible with 'textfile', not '{fmt}'.", row_format[0])
 
     def clustered_by(self) -> Transform:
         """`CLUSTERED BY (a, ...) [SORTED BY (b [ASC | DESC], ...)] INTO n BUCKETS` (Spark's bucket spec),

@@ -27,13 +27,12 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
 
     from_stdin = stdin_input.wanted(paths, conv.get("stdin_filename"))
     from icelint import suppress
-    from icelint.findings import Severity
     from icelint.checker import lint_replay
     from icelint.pending import deployments, make_plan, moved_reports, only_pending, parse_plan, pending_part, with_moved
     from icelint.parallel import lint_partitioned
     from icelint.pipeline import Run
     from icelint.replay.engine import Replay
-    from icelint.reporters import REPORTERS, Report
+    from icelint.reporters import Report
     from icelint.source import SourceFile
 
     rules = cfg.rules()

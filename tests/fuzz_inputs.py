@@ -94,7 +94,7 @@ def statements(draw) -> str:
     c2 = draw(st.sampled_from(COLUMNS))
     typ = draw(sql_types())
     nested = draw(st.sampled_from(["", ".a", ".element", ".key", ".value", ".a.b"]))
-    kind = draw(st.integers(0, 25))
+    kind = draw(st.integers(0, 26))
     cols = ", ".join(f"{n} {ty}" for n, ty in draw(st.lists(st.tuples(st.sampled_from(COLUMNS), sql_types()), min_size=1, max_size=4)))
     return [
         f"CREATE TABLE {t} ({cols}) USING iceberg",
@@ -129,6 +129,12 @@ def statements(draw) -> str:
         draw(st.sampled_from(HIVE_FORMS)).format(t=t, c=c, c2=c2),
         f"CREATE TABLE {t} ({cols}) {draw(st.sampled_from(['', 'USING iceberg ']))}" + draw(st.sampled_from(HIVE_CLAUSES)).format(c=c),
         f"ALTER TABLE {t} ALTER COLUMN {c} TYPE {typ} " + draw(st.sampled_from(["COMMENT 'd'", "FIRST", f"DROP NOT NULL AFTER {c2}", "x"])),
+        # INSERT ... SELECT by position, with or without CTEs and a column list (cases 630-632)
+        draw(st.sampled_from(["", f"WITH x AS (SELECT * FROM {draw(st.sampled_from(TABLES))}) "]))
+        + f"INSERT {draw(st.sampled_from(['INTO', 'OVERWRITE', 'INTO TABLE']))} {t}"
+        + draw(st.sampled_from(["", f" ({c}, {c2})", f" PARTITION ({c})"]))
+        + f" SELECT {draw(st.sampled_from([f'{c2}, {c}', f'{c} AS {c2}, 1', '*', f'CAST({c} AS string), {c2}']))} "
+        + draw(st.sampled_from(["FROM x", f"FROM {draw(st.sampled_from(TABLES))}"])),
     ][kind]
 
 

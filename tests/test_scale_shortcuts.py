@@ -17,7 +17,7 @@ from icelint.rules._base import FormerField, TableHistory
 from icelint.rules.drop_then_add import last_dropped
 from icelint.source import LineIndex, Span
 from icelint.suppress import Directive, Lookup
-from icelint.syntax.parser import _scan_gap
+from icelint.syntax.tokens import scan_gap
 
 SEEDS = range(200)
 
@@ -111,7 +111,7 @@ def test_former_names_dedup_equals_the_scan(seed: int) -> None:
 
 
 def _plain_scan_gap(text: str, pos: int, limit: int, li: LineIndex, comments: list) -> tuple[int, bool]:
-    """`parser._scan_gap` before it kept the next `*/` between iterations (a copy of the old code)."""
+    """`tokens.scan_gap` before it kept the next `*/` between iterations (a copy of the old code)."""
     from icelint.syntax.ast import Comment
 
     i = pos
@@ -163,14 +163,14 @@ def test_scan_gap_equals_the_plain_scan(seed: int) -> None:
     limit = rng.randint(0, len(text))
     got: list = []
     want: list = []
-    assert _scan_gap(text, 0, limit, li, got) == _plain_scan_gap(text, 0, limit, li, want)
+    assert scan_gap(text, 0, limit, li, got) == _plain_scan_gap(text, 0, limit, li, want)
     assert got == want
 
 
 def test_deeply_nested_comment_is_one_comment() -> None:
     text = "/* " * 3000 + "deep" + " */" * 3000 + " SELECT"
     comments: list = []
-    end, ok = _scan_gap(text, 0, len(text), LineIndex("f.sql", text), comments)
+    end, ok = scan_gap(text, 0, len(text), LineIndex("f.sql", text), comments)
     assert ok and text[end:] == "SELECT" and len(comments) == 1 and comments[0].text.count("/*") == 2999
 
 

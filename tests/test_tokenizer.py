@@ -137,21 +137,21 @@ def test_another_sqlglot_version_uses_the_spark_dialect() -> None:
 
 
 def test_one_word_keywords_take_the_fast_path_as_the_general_one_would() -> None:
-    """`_convert` makes a one-word keyword a WORD token without looking at its text; that must be
+    """`tokens.convert` makes a one-word keyword a WORD token without looking at its text; that must be
     what the general path makes of it (upper-case `kw`, the text as written), for every keyword in
     any case, and multi-word keywords and commands must still take the general path."""
-    from icelint.syntax import parser as p
+    from icelint.syntax import tokens as p
     from icelint.syntax.tokenizer import KEYWORDS
 
-    fast = {tt for tt, kind in p._FAST_KINDS.items() if kind == p.WORD}
+    fast = {tt for tt, kind in p.FAST_KINDS.items() if kind == p.WORD}
     assert len(fast) > 100  # ALTER, TABLE, COLUMN, NULL, the type names...
     words = [k for k in KEYWORDS if k.replace("_", "a").isalnum()]
     for spelling in (words, [w.lower() for w in words], [w[:1] + w[1:].lower() for w in words]):
         text = " ".join(spelling)
-        raw, ok = p._tokenize(text)
+        raw, ok = p.sqlglot_tokens(text)
         assert ok
         out: list = []
-        p._convert(raw, text, 0, out)
+        p.convert(raw, text, 0, out)
         for tok, made in zip(raw, out):
             if tok.token_type in fast:
                 assert (made.kind, made.kw, made.text) == (p.WORD, text[made.start : made.end].upper(), text[made.start : made.end])

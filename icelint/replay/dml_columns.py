@@ -360,15 +360,19 @@ class _Resolver:
             start, end = ident.meta.get("start"), ident.meta.get("end")
         if start is None or end is None:
             return None
-        base = self.span
-        before = self.sql[:start]
-        lines = before.count("\n")
-        line = base.line + lines
-        column = (base.column + start) if lines == 0 else start - before.rfind("\n")
-        inside = self.sql[start : end + 1]
-        end_line = line + inside.count("\n")
-        end_column = (column + len(inside) - 1) if "\n" not in inside else len(inside) - inside.rfind("\n") - 1
-        return Span(base.path, line, column, end_line, end_column, base.start + start, base.start + end + 1)
+        return offsets_span(self.span, self.sql, start, end + 1)
+
+
+def offsets_span(base: Span, sql: str, start: int, end: int) -> Span:
+    """The file span of sql[start:end] (end exclusive), `sql` being the statement's text at `base`."""
+    before = sql[:start]
+    lines = before.count("\n")
+    line = base.line + lines
+    column = (base.column + start) if lines == 0 else start - before.rfind("\n")
+    inside = sql[start:end]
+    end_line = line + inside.count("\n")
+    end_column = (column + len(inside) - 1) if "\n" not in inside else len(inside) - inside.rfind("\n") - 1
+    return Span(base.path, line, column, end_line, end_column, base.start + start, base.start + end)
 
 
 class _Unknown(StructType):

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from icelint.source import Span
+
+
+class WrittenValue(NamedTuple):
+    """A value of an `INSERT ... SELECT` that the column it is written to cannot take
+    (`replay/dml.check_query`), with what the help needs to write the statement that works."""
+
+    position: int  # its place in the SELECT, from 1
+    text: str  # the projection as written, on one line
+    type_sql: str  # its type as Spark names it (STRING)
+    column_type_sql: str  # the type of the column it is written to, as Spark names it (BINARY)
+    columns: tuple[str, ...]  # the columns the SELECT's values are written to, in order
+    listed: bool  # the INSERT names those columns itself (`INSERT INTO t (a, b) SELECT ...`)
+    named: tuple[str, ...] | None  # the columns the SELECT's names are, when naming them makes every value fit
+    insert_at: int | None  # where a column list goes in the statement's text (after the table's name)
 
 
 class ReplayError(Exception):
@@ -16,6 +32,8 @@ class ReplayError(Exception):
     # set on a DROP TABLE's [TABLE_OR_VIEW_NOT_FOUND] when no state was given for the table and no
     # earlier statement made it: Spark fails only where the table does not exist (ICE005 says so)
     never_known = False
+    # set on an INSERT ... SELECT's [INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST]: which value, and how to name the columns
+    value: WrittenValue | None = None
 
     def __init__(
         self,

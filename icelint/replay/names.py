@@ -11,8 +11,6 @@ dot in some name, or such a struct, can collide, so the check runs only when one
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from icelint import changes as ch
 from icelint.model.table import Schema
 from icelint.replay.errors import ReplayError

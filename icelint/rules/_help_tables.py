@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from icelint.model import types as it
-from icelint.rules._help import did_you_mean, did_you_mean_column, free_name, ident, may_suggest, path_sql, sql, table_sql, transform_sql, type_sql
+from icelint.rules._help import did_you_mean, did_you_mean_column, ident, may_suggest, path_sql, sql, table_sql, transform_sql, type_sql
 from icelint.rules._help_columns import free_column_name
 
 

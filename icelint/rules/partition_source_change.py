@@ -104,7 +104,6 @@ def findings(ctx: RuleContext) -> list[Finding]:
 
 
 def _findings(ctx: RuleContext) -> Iterator[Finding]:
-    table = ctx.table_name
     if ctx.error is not None and error_owner(ctx.outcome) == PARTITION_RULE:
         e = ctx.error
         assert e is not None

@@ -8,7 +8,10 @@ fields that are optional, float/double or nested in a list or map, moving a colu
 struct, downgrading `format-version`, reserved properties, unsupported types, and the Hive table
 commands Spark refuses on an Iceberg table (`ADD|DROP PARTITION`, `TRUNCATE TABLE ... PARTITION`,
 `MSCK REPAIR TABLE`, `ANALYZE TABLE`, `SET SERDE`, `CREATE INDEX`, `CREATE TABLE ... LIKE`), whose help writes the `DELETE` or `UPDATE` that
-does what a partition's drop or rename meant. The message quotes the engine's own error.
+does what a partition's drop or rename meant. An `INSERT ... SELECT` whose value lands, by position,
+in a column that cannot take it is reported at that value, with the column's field id; its help
+names the columns in a column list when the SELECT's names are the table's (Spark then writes by
+name). The message quotes the engine's own error.
 
 A table that no state describes and no earlier statement creates is reported once, at the first
 statement that names it: icelint cannot check it. `DROP TABLE` of a table that is not there says
@@ -51,7 +54,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules import unknown_schema
-from icelint.rules import _fixes, _help, _help_columns, _help_tables, _outcome_index, _positions
+from icelint.rules import _fixes, _help, _help_columns, _help_dml, _help_tables, _outcome_index, _positions
 from icelint.rules._base import (
     REJECTED,
     RUNTIME_RULE,
@@ -193,6 +196,8 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
     if e.kind == "v2-command":
         c = next((c for c in ctx.changes if isinstance(c, ch.NotForV2)), None)
         return _help_tables.hive_command_help(ctx, c) if c is not None else None
+    if e.kind == "dml" and e.value is not None:
+        return _help_dml.insert_value_help(ctx, e)
     if e.kind == "procedure":
         return f"check the procedure's arguments against the table's snapshots (`SELECT * FROM {_help.table_sql(table)}.snapshots`)"
     if e.kind == "unknown-column" and e.column and ctx.before is not None:

@@ -12,6 +12,7 @@ Changes are NamedTuples for start-up speed (see syntax/ast.py).
 from __future__ import annotations
 
 import operator
+import re
 from typing import NamedTuple
 
 from icelint.source import Span
@@ -212,6 +213,32 @@ class DropIdentifierFields(NamedTuple):
     span: Span
 
 
+class NamedRef(NamedTuple):
+    """The branch, tag or snapshot a statement names after the table (`db.t.branch_audit`: Iceberg's
+    SparkCatalog reads a last name part `branch_<name>`, `tag_<name>`, `snapshot_id_<id>` or
+    `at_timestamp_<ms>` of a table that does not exist as a ref of the table before it)."""
+
+    kind: str  # "branch", "tag", "snapshot_id" or "at_timestamp"
+    name: str  # the branch or tag name, the snapshot id or the timestamp, as written (case-sensitive)
+    written: str  # the whole name as written (`db.t.branch_audit`)
+    parent: str  # the table's name as written (`db.t`)
+
+
+_REF = re.compile(r"(branch|tag)_(.+)|(snapshot_id|at_timestamp)_(\d+)", re.DOTALL)
+
+
+def name_ref(parts: tuple[str, ...]) -> NamedRef | None:
+    """The ref a table name's last part selects (`SparkCatalog`'s selectors: the prefix in lower case,
+    as Iceberg matches it), when the name has a table before it."""
+    if len(parts) < 3:
+        return None
+    m = _REF.fullmatch(parts[-1])
+    if m is None:
+        return None
+    kind, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return NamedRef(kind, name, ".".join(parts), ".".join(parts[:-1]))
+
+
 class WriteData(NamedTuple):
     """DML that writes rows (INSERT/UPDATE/DELETE/MERGE/TRUNCATE): the table now holds data files."""
 
@@ -283,6 +310,9 @@ class Commit(NamedTuple):
     changes: tuple[TableChange, ...]
     span: Span  # the whole statement
     index: int  # statement number within the run (0-based), for stable ordering
+    # the branch, tag or snapshot the name selects (`db.t.branch_audit`: `table` is then `db.t`, or the
+    # whole name where the run does not tell a ref from a table, `Replay.apply` deciding; `lower._place_refs`)
+    ref: NamedRef | None = None
 
 
 class SessionConfig(NamedTuple):

@@ -28,6 +28,8 @@ def lower_files(files: Iterable[ast.ParsedFile], texts: dict[str, str] | None = 
                 namespace = _use_namespace(step.namespace)
             elif namespace is not None and isinstance(step, ch.Commit) and "." not in step.table:
                 step = step._replace(table=f"{namespace}.{step.table}")  # as Spark resolves it after USE
+            if isinstance(step, ch.Commit) and isinstance(stmt, (ast.Other, ast.AlterTable, ast.DropTable)):
+                step = _with_ref(step, stmt.table.parts)
             if text is not None and isinstance(stmt, ast.Other) and isinstance(step, ch.Commit):
                 change = step.changes[0]
                 if isinstance(change, ch.WriteData) and change.kind in ("insert", "update", "delete", "merge"):
@@ -36,7 +38,35 @@ def lower_files(files: Iterable[ast.ParsedFile], texts: dict[str, str] | None = 
                 change = step.changes[0]
                 step = step._replace(changes=(change._replace(sql=text[stmt.span.start : stmt.span.end]),))
             out.append(step)
-    return out
+    return _place_refs(out)
+
+
+def _with_ref(step: ch.Commit, parts: tuple[str, ...]) -> ch.Commit:
+    """`step` on the table before a ref's name (`catalog.db.t.branch_x`); a three-part name is
+    `db.t.branch_x` or `catalog.db.branch_x`, which `_place_refs` tells apart."""
+    ref = ch.name_ref(parts)
+    if ref is None:
+        return step
+    return step._replace(ref=ref, table=ref.parent if len(parts) > 3 else step.table)
+
+
+def _place_refs(steps: list[ch.Step]) -> list[ch.Step]:
+    """A three-part name with a ref's suffix (`db.t.branch_audit`) names a ref of `db.t` when the run
+    names `db.t` as a table and not `t.branch_audit` (as `catalog.db.table`), and a table when it names
+    that one; when it names neither, the replay decides from the tables' states (`Replay.apply`)."""
+    from icelint.replay.common import table_key
+
+    pending = [i for i, s in enumerate(steps) if isinstance(s, ch.Commit) and s.ref is not None and s.table == s.ref.written]
+    if not pending:
+        return steps
+    named = {table_key(s.table) for s in steps if isinstance(s, ch.Commit) and s.ref is None}
+    for i in pending:
+        s = steps[i]
+        if table_key(s.ref.written) in named:
+            steps[i] = s._replace(ref=None)
+        elif table_key(s.ref.parent) in named:
+            steps[i] = s._replace(table=s.ref.parent)
+    return steps
 
 
 def _use_namespace(name: str) -> str:

@@ -8,8 +8,9 @@ group), and each worker sends back only its findings.
 A run is split only when that cannot change a result:
 - every statement names its table with a namespace (an unqualified name is resolved against all
   the tables known at that point; after `USE db` lowering has already made `t` into `db.t`), no
-  statement renames a table (a rename moves a state from one name to another), and no
-  `CREATE TABLE ... AS SELECT` reads other tables' schemas;
+  statement renames a table (a rename moves a state from one name to another), no
+  `CREATE TABLE ... AS SELECT` reads other tables' schemas, and no three-part name with a ref's
+  suffix is left for the replay to read as a table's or a ref's (`lower._place_refs`);
 - statements on no table (`SET`, unparsable statements, ...) go to every group, and a finding
   they give in several groups is kept once.
 
@@ -69,6 +70,8 @@ def partition(steps: Sequence[ch.Step], groups: int) -> list[list[ch.Step]] | No
         if isinstance(s, ch.Commit):
             key = table_key(s.table)
             if "." not in key or any(isinstance(c, ch.RenameTable) or (isinstance(c, ch.CreateTable) and c.as_select) for c in s.changes):
+                return None
+            if s.ref is not None and s.table == s.ref.written:  # a ref or a table: the replay decides (`Replay._ref_key`)
                 return None
             counts[key] = counts.get(key, 0) + 1
     if len(counts) < 2:

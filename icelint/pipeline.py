@@ -27,7 +27,15 @@ class Parsed:
 
     @property
     def referenced_tables(self) -> list[str]:
-        return [s.table for s in self.steps if isinstance(s, ch.Commit)]
+        """The tables the steps name, for the state sources; a name the replay may read as a ref
+        (`db.t.branch_x`, `lower._place_refs`) names its table too."""
+        out = []
+        for s in self.steps:
+            if isinstance(s, ch.Commit):
+                out.append(s.table)
+                if s.ref is not None and s.table == s.ref.written:
+                    out.append(s.ref.parent)
+        return out
 
     @property
     def created_tables(self) -> set[str]:

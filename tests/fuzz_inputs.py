@@ -117,7 +117,9 @@ def statements(draw) -> str:
         f"ALTER TABLE {t} REPLACE COLUMNS ({cols})",
         f"ALTER TABLE {t} RENAME TO {draw(st.sampled_from(TABLES))}",
         draw(st.sampled_from([f"DROP TABLE {t}", f"INSERT INTO {t} VALUES (1, 'a')", "SET spark.sql.caseSensitive=true",
-                              f"CALL system.rewrite_data_files('{t}')", f"-- icelint: ignore ICE001\nALTER TABLE {t} DROP COLUMN {c}"])),
+                              f"CALL system.rewrite_data_files('{t}')", f"-- icelint: ignore ICE001\nALTER TABLE {t} DROP COLUMN {c}",
+                              f"ALTER TABLE {t} CREATE BRANCH audit", f"DROP TABLE {t}.branch_audit", f"ALTER TABLE {t}.tag_v1 DROP COLUMN {c}",
+                              f"DELETE FROM {t}.branch_audit WHERE {c} IS NULL", f"TRUNCATE TABLE {t}.branch_audit"])),
         f"ALTER TABLE {t} CHANGE COLUMN {c} {c2} {typ}",
         f"CREATE TABLE{draw(st.sampled_from(['', ' IF NOT EXISTS']))} {t} ({cols}) USING iceberg "
         f"{draw(st.sampled_from(['', f'PARTITIONED BY (days({c2})) ', f'PARTITIONED BY (bucket(4, {c})) ']))}"
@@ -131,7 +133,7 @@ def statements(draw) -> str:
         f"ALTER TABLE {t} ALTER COLUMN {c} TYPE {typ} " + draw(st.sampled_from(["COMMENT 'd'", "FIRST", f"DROP NOT NULL AFTER {c2}", "x"])),
         # INSERT ... SELECT by position, with or without CTEs and a column list (cases 630-632)
         draw(st.sampled_from(["", f"WITH x AS (SELECT * FROM {draw(st.sampled_from(TABLES))}) "]))
-        + f"INSERT {draw(st.sampled_from(['INTO', 'OVERWRITE', 'INTO TABLE']))} {t}"
+        + f"INSERT {draw(st.sampled_from(['INTO', 'OVERWRITE', 'INTO TABLE']))} {t}{draw(st.sampled_from(['', '', '.branch_audit', '.tag_v1', '.branch_main']))}"
         + draw(st.sampled_from(["", f" ({c}, {c2})", f" PARTITION ({c})"]))
         + f" SELECT {draw(st.sampled_from([f'{c2}, {c}', f'{c} AS {c2}, 1', '*', f'CAST({c} AS string), {c2}']))} "
         + draw(st.sampled_from(["FROM x", f"FROM {draw(st.sampled_from(TABLES))}"])),

@@ -68,11 +68,15 @@ def selected(meta: TableMetadata, step: ch.Commit) -> TableMetadata:
     return meta.evolve(has_data=True, data_origin=DataOrigin("written", f"{step.span.path}:{step.span.line}", step.index))
 
 
-def written(meta: TableMetadata, c: ch.WriteData, step: ch.Commit) -> TableMetadata:
-    """The state after DML: TRUNCATE empties the current snapshot, everything else writes rows."""
+def written(meta: TableMetadata, c: ch.WriteData, step: ch.Commit, ref: ch.NamedRef | None = None) -> TableMetadata:
+    """The state after DML: TRUNCATE empties the current snapshot, everything else writes rows (a
+    branch's rows are the table's data files too; emptying a branch leaves the table's own)."""
     where = f"{step.span.path}:{step.span.line}"
+    if ref is not None and ref.name != "main" and (c.kind.startswith("truncate") or c.kind == "delete all"):
+        return meta  # a branch emptied: the table's own rows stay, and no rows were written
     if c.kind.startswith("truncate"):
         if not meta.has_data:
+            return meta
             return meta
         return meta.evolve(has_data=False, data_origin=DataOrigin("emptied", where, step.index, detail="TRUNCATE"))
     return meta.evolve(has_data=True, data_origin=DataOrigin("written", where, step.index))

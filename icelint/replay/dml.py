@@ -13,7 +13,7 @@ from typing import NamedTuple
 from icelint import changes as ch
 from icelint.model.table import TableMetadata
 from icelint.model.types import NestedField, is_untyped
-from icelint.replay import deploy, dml_columns, dml_fast
+from icelint.replay import deploy, dml_columns, dml_fast, refs
 from icelint.replay import spark_types as sp
 from icelint.replay.common import parse_spark, quoted
 from icelint.replay.dml_columns import offsets_span
@@ -36,11 +36,19 @@ class DmlMixin:
     """INSERT / UPDATE / DELETE / MERGE / TRUNCATE: the checks Spark runs, and whether the table holds rows (a mixin of `Replay`)."""
 
     def _write_data(self, meta: TableMetadata, c: ch.WriteData, step: ch.Commit) -> TableMetadata:
+        ref = self._named_ref
+        if ref is not None:  # `db.t.branch_audit` (replay/refs.py)
+            try:
+                refs.check_write(ref, c.kind, meta)
+            except ReplayError as e:
+                e.span = step.table_span  # the name that names the ref
+                raise
         check_row_level(c.kind, meta)
         sql = c.sql  # sliced from the file's text on each ask: once here
         if sql is not None:
-            check_statement(sql, c.span, quoted(step.table), meta, self.case_sensitive, self._known_schema)
-        return deploy.written(meta, c, step)  # TRUNCATE empties the current snapshot
+            table = ref.parent if ref is not None else step.table  # Spark names the table, not the branch
+            check_statement(sql, c.span, quoted(table), meta, self.case_sensitive, self._known_schema)
+        return deploy.written(meta, c, step, ref)  # TRUNCATE empties the current snapshot
 
 
 def check_row_level(kind: str, meta: TableMetadata) -> None:

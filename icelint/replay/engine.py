@@ -20,7 +20,7 @@ from icelint import changes as ch
 from icelint.model.diff import NO_CHANGE, SchemaDiff
 from icelint.model.table import UNDO_KEPT, TableMetadata, forget_link
 from icelint.model.versions import retire
-from icelint.replay import deploy, hive
+from icelint.replay import deploy, hive, refs
 from icelint.replay.columns import ColumnsMixin
 from icelint.replay.common import not_found, table_key
 from icelint.replay.dml import DmlMixin
@@ -172,6 +172,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         self.case_sensitive = case_sensitive
         self.display: dict[str, str] = {}
         self.catalog_kind = catalog_kind  # "iceberg" (SparkCatalog) or "session" (SparkSessionCatalog)
+        self._named_ref: ch.NamedRef | None = None  # the ref the statement being applied names (`_ref_key`)
 
     # ------------------------------------------------------------------ table names
     def resolve_table(self, name: str) -> str:
@@ -181,6 +182,18 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
             if len(matches) == 1:
                 return matches[0]
         return key
+
+    def _ref_key(self, key: str, step: ch.Commit) -> tuple[str, ch.NamedRef | None]:
+        """The table a statement naming a ref is on, and the ref (None: the name is a table's). A
+        three-part name the run could not place (`lower._place_refs`) is a ref of its first two parts
+        when that table is known and no table of the whole name is, as Iceberg's SparkCatalog looks."""
+        ref = step.ref
+        if step.table != ref.written:  # placed by `lower._place_refs`
+            return key, ref
+        if key in self.tables:
+            return key, None
+        parent = self.resolve_table(ref.parent)
+        return (parent, ref) if parent in self.tables else (key, None)
 
     def run(self, steps: Iterable[ch.Step]) -> ReplayResult:
         steps = steps if isinstance(steps, list) else list(steps)
@@ -245,8 +258,18 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         if not isinstance(step, ch.Commit):
             return Outcome(step, None, None, None, case_sensitive=self.case_sensitive)
         key = self.resolve_table(step.table)
-        self.display.setdefault(key, step.table)
+        self._named_ref = None
+        if step.ref is not None:
+            key, self._named_ref = self._ref_key(key, step)
+        self.display.setdefault(key, step.table if self._named_ref is None else self._named_ref.parent)
         before = self.tables.get(key)
+        if self._named_ref is not None and before is not None and not isinstance(step.changes[0], ch.WriteData):
+            try:  # DDL or DROP TABLE on a ref's name
+                refs.check_other(self._named_ref, step.changes[0], before)
+            except ReplayError as e:
+                e.span = step.table_span
+                return Outcome(step, key, before, before, e, self.case_sensitive)
+            return Outcome(step, key, before, before, None, self.case_sensitive)
         if key in self.unknown:
             return Outcome(step, key, None, None, None, self.case_sensitive, "unknown-schema")
         first = step.changes[0] if step.changes else None

@@ -238,7 +238,15 @@ class TablesMixin:
         )
 
     def _known_schema(self, name: str) -> Schema | None:
+        """The schema a query reads from `name`: a table's, or for a branch by name (`db.t.branch_audit`,
+        no table of that name known) its table's current one, which Spark reads a branch with."""
         meta = self.tables.get(self.resolve_table(name))
+        if meta is None:
+            ref = ch.name_ref(tuple(name.split(".")))
+            if ref is not None and ref.kind == "branch":
+                meta = self.tables.get(self.resolve_table(ref.parent))
+                if meta is not None and ref.name != "main" and meta.refs.get(ref.name) != "branch":
+                    meta = None
         return meta.schema if meta is not None else None
 
     def _drop(self, meta: TableMetadata | None, c: ch.DropTable, step: ch.Commit) -> None:

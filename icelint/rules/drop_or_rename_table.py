@@ -3,7 +3,10 @@
 ## What it does
 Flags `DROP TABLE` (and `DROP TABLE ... PURGE`, which deletes the data files too), `TRUNCATE TABLE`,
 `DELETE FROM t` without a `WHERE`, and `ALTER TABLE t RENAME TO u`, on a table that exists.
-`TRUNCATE` and `DELETE` are flagged when the table has (or may have) rows.
+`TRUNCATE` and `DELETE` are flagged when the table has (or may have) rows; on a branch
+(`TRUNCATE TABLE db.t.branch_audit`), as emptying that branch only. `DROP TABLE db.t.branch_audit`
+drops nothing (Iceberg's catalog finds the branch through the name and no table of that name, and
+succeeds): flagged, with the `ALTER TABLE db.t DROP BRANCH audit` that was meant.
 
 ## Why is this bad?
 - `DROP TABLE` removes the table from the catalog: every reader, view and job that names it fails.
@@ -37,7 +40,9 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
+from icelint.replay import refs
 from icelint.rules._base import Rule, RuleContext, has_data
+from icelint.rules._help_dml import drop_ref_help, placed_ref
 from icelint.rules._impact import impact
 
 
@@ -45,8 +50,22 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     if not ctx.accepted or ctx.before is None:
         return
     table = ctx.table_name
+    ref = placed_ref(ctx)
     for c in ctx.changes:
-        if isinstance(c, ch.DropTable):
+        if isinstance(c, ch.DropTable) and ref is not None:  # `DROP TABLE db.t.branch_audit` (replay/refs.py)
+            there = refs.exists(ref, ctx.before)
+            if there is False:  # DROP TABLE IF EXISTS of a ref that is not there: nothing to drop, nothing dropped
+                continue
+            named = f"{ref.kind} `{ref.name}`" if ref.kind in ("branch", "tag") else f"{ref.kind.replace('_', ' ')} {ref.name}"
+            found = f"finds {named} of `{table}` through the name" if there else f"takes the name for {named} of `{table}`"
+            yield ctx.finding(
+                RULE,
+                f"`{table}`: DROP TABLE {ref.written} does nothing: Iceberg's catalog {found}, drops no table of that "
+                "name and succeeds; the ref and the table stay",
+                drop_ref_help(ref),
+                span=_table_span(ctx, c),
+            )
+        elif isinstance(c, ch.DropTable):
             if c.purge:
                 msg = (
                     f"`{table}`: DROP TABLE ... PURGE removes the table from the catalog and deletes its data and "
@@ -83,6 +102,16 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             if has_data(ctx.before) is False:
                 continue
             what = "TRUNCATE TABLE" if c.kind.startswith("truncate") else "DELETE without WHERE"
+            if ref is not None and ref.kind == "branch" and ref.name != "main":
+                yield ctx.finding(
+                    RULE,
+                    f"`{table}`: {what} on branch `{ref.name}` removes every row of the branch: its readers see it empty "
+                    "(the table's other branches keep their rows)",
+                    "delete only the rows that must go (DELETE with a WHERE clause); if the branch must really be emptied, "
+                    "do it as a reviewed operation, not in a schema migration",
+                    span=_table_span(ctx, c),
+                )
+                continue
             imp = impact(ctx, ctx.before)
             yield ctx.finding(
                 RULE,

@@ -11,7 +11,10 @@ commands Spark refuses on an Iceberg table (`ADD|DROP PARTITION`, `TRUNCATE TABL
 does what a partition's drop or rename meant. An `INSERT ... SELECT` whose value lands, by position,
 in a column that cannot take it is reported at that value, with the column's field id; its help
 names the columns in a column list when the SELECT's names are the table's (Spark then writes by
-name). The message quotes the engine's own error.
+name). A write to a branch by name (`INSERT INTO db.t.branch_audit`, write-audit-publish) is checked
+against the table's schema and needs the branch to exist; a tag or a snapshot named so
+(`db.t.tag_v1`) takes no writes, and DDL on such a name finds no table: the help writes the
+statement on the table itself. The message quotes the engine's own error.
 
 A table that no state describes and no earlier statement creates is reported once, at the first
 statement that names it: icelint cannot check it. `DROP TABLE` of a table that is not there says
@@ -98,9 +101,16 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
                 span=ctx.commit.table_span if ctx.commit else None,
             )
             return
+        ref = ctx.commit.ref if ctx.commit is not None else None
+        if ref is not None:  # `db.t.branch_x` with neither `db.t` nor a table of the whole name known
+            named = f"{ref.kind} `{ref.name}`" if ref.kind in ("branch", "tag") else f"{ref.kind.replace('_', ' ')} {ref.name}"
+            what = f"table `{ref.parent}` (of which `{table}` names {named})"
+            table = ref.parent
+        else:
+            what = f"table `{table}`"
         yield ctx.finding(
             RULE,
-            f"table `{table}` is not known here: no state was given for it and no earlier statement creates it, so "
+            f"{what} is not known here: no state was given for it and no earlier statement creates it, so "
             "its statements cannot be checked until it is created",
             _help_tables.known_table_hint(ctx)
             + f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`), "
@@ -198,6 +208,8 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
         return _help_tables.hive_command_help(ctx, c) if c is not None else None
     if e.kind == "dml" and e.value is not None:
         return _help_dml.insert_value_help(ctx, e)
+    if e.kind == "ref":
+        return _help_dml.ref_help(ctx, e)
     if e.kind == "procedure":
         return f"check the procedure's arguments against the table's snapshots (`SELECT * FROM {_help.table_sql(table)}.snapshots`)"
     if e.kind == "unknown-column" and e.column and ctx.before is not None:

@@ -1,0 +1,60 @@
+"""Statements that name a branch, tag or snapshot of a table after its name (`db.t.branch_audit`).
+
+Iceberg 1.10's SparkCatalog, asked for a table that does not exist, reads a last name part
+`branch_<name>`, `tag_<name>`, `snapshot_id_<id>` or `at_timestamp_<ms>` as a ref of the table before
+it (measured, differential case 633): a branch that exists (or `main`) takes INSERT, UPDATE, DELETE,
+MERGE and TRUNCATE against the table's current schema; a tag or a snapshot takes no writes; DDL finds
+no table of that name; DROP TABLE finds the ref, drops nothing and succeeds.
+"""
+
+from __future__ import annotations
+
+from icelint import changes as ch
+from icelint.model.table import TableMetadata
+from icelint.replay.common import quoted
+from icelint.replay.errors import ReplayError
+
+
+def exists(ref: ch.NamedRef, meta: TableMetadata) -> bool | None:
+    """Whether the ref exists (None for a snapshot: its ids are known from a state source only). A
+    table's refs are those its state lists and the migrations made, as for `CREATE` / `DROP BRANCH`."""
+    if ref.kind == "branch" and ref.name == "main":
+        return True
+    if ref.kind in ("branch", "tag"):
+        return meta.refs.get(ref.name) == ref.kind
+    return None
+
+
+def check_write(ref: ch.NamedRef, kind: str, meta: TableMetadata) -> None:
+    """A write to a ref: an existing branch (or `main`) takes rows; a tag or a snapshot cannot be
+    written (INSERT, DELETE and MERGE measured; an UPDATE of a tag was accepted, and is left alone)."""
+    if ref.kind == "branch":
+        if meta.refs.get(ref.name) == "tag":
+            raise ReplayError("ref", f"{ref.name} is a tag, not a branch. Tags cannot be targets for producing snapshots", "iceberg")
+        if not exists(ref, meta):
+            raise ReplayError("ref", f"Cannot use branch (does not exist): {ref.name}", "iceberg")
+        return
+    if exists(ref, meta) is False:
+        raise ReplayError("ref", _not_found(quoted(ref.written)), "spark")
+    if kind.startswith("update"):
+        return
+    verb = "delete from" if kind.startswith("delete") else "write to"
+    what = f"tag `{ref.name}`" if ref.kind == "tag" else f"{ref.kind.replace('_', ' ')} {ref.name}"
+    raise ReplayError("ref", f"Cannot {verb} table at a specific snapshot ({what})", "iceberg")
+
+
+def check_other(ref: ch.NamedRef, change: object, meta: TableMetadata) -> None:
+    """Any other statement on a ref's name: DROP TABLE drops nothing where the ref exists, and fails where
+    a branch does not (IF EXISTS or not: the catalog's look-up fails, it does not find "no table"); a
+    tag that does not exist is no table (IF EXISTS: nothing to drop). Everything else finds no table."""
+    if isinstance(change, ch.DropTable):
+        if ref.kind == "branch" and not exists(ref, meta):
+            raise ReplayError("ref", f"Cannot use branch (does not exist): {ref.name}", "iceberg")
+        if exists(ref, meta) is False and not change.if_exists:
+            raise ReplayError("ref", _not_found(quoted(ref.written)), "spark")
+        return
+    raise ReplayError("ref", _not_found(ref.written), "spark")
+
+
+def _not_found(name: str) -> str:
+    return f"[TABLE_OR_VIEW_NOT_FOUND] The table or view {name} cannot be found. Verify the spelling and correctness of the schema and catalog."

@@ -111,3 +111,15 @@ def test_a_query_reads_a_branch_with_the_tables_schema() -> None:
     (f,) = _found(sql, "ICE005")
     assert "Cannot safely cast `n` \"STRING\" to \"INT\"" in f.message
     assert _found("CREATE TABLE db.u (id bigint, n string) USING iceberg;\nINSERT INTO db.u SELECT id, data FROM db.t.branch_audit;") == []
+
+
+def test_fast_forward_needs_refs_and_makes_the_branch() -> None:
+    (f,) = _found("CALL system.fast_forward('db.t', 'main', 'nope');", "ICE005")
+    assert f.message.endswith("Ref does not exist: nope") and "SELECT name, type FROM db.t.refs" in f.help
+    (f,) = _found("CALL system.fast_forward('db.t', 'v1', 'audit');", "ICE005")
+    assert f.message.endswith("Ref v1 is a tag not a branch")
+    assert _found("CALL system.fast_forward(table => 'db.t', branch => 'audit', to => 'v1');", "ICE005") == []
+    # a branch that does not exist is made: writes to it work, creating it again fails
+    found = _found("CALL system.fast_forward('db.t', 'newb', 'main');\nINSERT INTO db.t.branch_newb VALUES (7, 'n');\n"
+                   "ALTER TABLE db.t CREATE BRANCH newb;", "ICE005")
+    assert [(f.line, f.message.split(": ")[-1]) for f in found] == [(7, "Ref newb already exists")]

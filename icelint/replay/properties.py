@@ -100,6 +100,8 @@ class PropertiesMixin:
         return meta.evolve(refs=MappingProxyType(refs))
 
     def _procedure(self, meta: TableMetadata, c: ch.CallProcedure, step: ch.Commit) -> TableMetadata:
+        if c.procedure == "fast_forward":
+            return _fast_forward(c, meta)
         if c.procedure == "rollback_to_timestamp":
             _check_rollback_to_timestamp(c, meta)
         elif c.procedure in _SNAPSHOT_PROCEDURES:
@@ -136,6 +138,30 @@ _SNAPSHOT_PROCEDURES = {
     "set_current_snapshot": "Cannot roll back to unknown snapshot id: {}",
     "cherrypick_snapshot": "Cannot cherry-pick unknown snapshot ID: {}",
 }
+
+
+def _fast_forward(c: ch.CallProcedure, meta: TableMetadata) -> TableMetadata:
+    """`fast_forward(table, branch, to)` (measured, differential case 634): `to` must be a ref (a branch
+    or a tag); `branch` must be a branch, and is made when it does not exist. Whether `branch` is an
+    ancestor of `to` depends on snapshots the migrations do not hold: not checked."""
+    branch, to = (_ref_name(_argument(c, name, i)) for name, i in (("branch", 1), ("to", 2)))
+    if to is not None and to != "main" and to not in meta.refs:
+        raise ReplayError("procedure", f"Ref does not exist: {to}", "iceberg")
+    if branch is None or branch == "main" or meta.refs.get(branch) == "branch":
+        return meta
+    if meta.refs.get(branch) == "tag":
+        raise ReplayError("procedure", f"Ref {branch} is a tag not a branch", "iceberg")
+    return meta.evolve(refs=MappingProxyType({**meta.refs, branch: "branch"}))
+
+
+def _ref_name(raw: str | None) -> str | None:
+    """A ref name given as a string literal; None for anything else (an expression icelint does not read)."""
+    if raw is None:
+        return None
+    raw = raw.strip()
+    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"" and raw[0] not in raw[1:-1]:
+        return raw[1:-1]
+    return None
 
 
 def _argument(c: ch.CallProcedure, name: str, position: int) -> str | None:

@@ -210,6 +210,8 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
         return _help_dml.insert_value_help(ctx, e)
     if e.kind == "ref":
         return _help_dml.ref_help(ctx, e)
+    if e.kind == "procedure" and e.message.startswith("Ref "):
+        return f"check the procedure's ref names against the table's branches and tags (`SELECT name, type FROM {_help.table_sql(table)}.refs`)"
     if e.kind == "procedure":
         return f"check the procedure's arguments against the table's snapshots (`SELECT * FROM {_help.table_sql(table)}.snapshots`)"
     if e.kind == "unknown-column" and e.column and ctx.before is not None:

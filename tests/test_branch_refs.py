@@ -123,3 +123,9 @@ def test_fast_forward_needs_refs_and_makes_the_branch() -> None:
     found = _found("CALL system.fast_forward('db.t', 'newb', 'main');\nINSERT INTO db.t.branch_newb VALUES (7, 'n');\n"
                    "ALTER TABLE db.t CREATE BRANCH newb;", "ICE005")
     assert [(f.line, f.message.split(": ")[-1]) for f in found] == [(7, "Ref newb already exists")]
+
+
+def test_a_name_nothing_places_says_both_readings() -> None:
+    (f,) = lint("INSERT INTO db.t.branch_audit VALUES (1);")
+    assert "table `db.t.branch_audit` is not known here (nor table `db.t`, of which the name would be branch `audit`)" in f.message
+    assert "`--metadata db.t=PATH/TO/metadata.json`" in f.help and "`--metadata db.t.branch_audit=PATH/TO/metadata.json`" in f.help

@@ -102,19 +102,20 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
             )
             return
         ref = ctx.commit.ref if ctx.commit is not None else None
-        if ref is not None:  # `db.t.branch_x` with neither `db.t` nor a table of the whole name known
+        also = ""
+        if ref is not None and ctx.commit.table == ref.written:  # `db.t.branch_x`: neither `db.t` nor a table of that name known
             named = f"{ref.kind} `{ref.name}`" if ref.kind in ("branch", "tag") else f"{ref.kind.replace('_', ' ')} {ref.name}"
-            what = f"table `{ref.parent}` (of which `{table}` names {named})"
-            table = ref.parent
-        else:
-            what = f"table `{table}`"
+            also = f" (nor table `{ref.parent}`, of which the name would be {named})"
         yield ctx.finding(
             RULE,
-            f"{what} is not known here: no state was given for it and no earlier statement creates it, so "
+            f"table `{table}` is not known here{also}: no state was given for it and no earlier statement creates it, so "
             "its statements cannot be checked until it is created",
             _help_tables.known_table_hint(ctx)
-            + f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`), "
-            "or include the migration that creates it",
+            + (f"pass the current metadata of `{ref.parent}` (`--metadata {ref.parent}=PATH/TO/metadata.json`), or of a table "
+               f"`{table}` (`--metadata {table}=PATH/TO/metadata.json`), or `--warehouse DIR` or `--catalog NAME`, or include the migration that creates it"
+               if also else
+               f"pass its current metadata (`--metadata {table}=PATH/TO/metadata.json`, `--warehouse DIR` or `--catalog NAME`), "
+               "or include the migration that creates it"),
             span=ctx.commit.table_span if ctx.commit else None,
         )
         return

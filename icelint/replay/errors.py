@@ -26,7 +26,9 @@ class ReplayError(Exception):
 
     Kinds: unknown-table, table-exists, unknown-column, duplicate-column, type-change, nullability,
     required-column, default-value, partition, sort-order, identifier, move, format-version,
-    unsupported, unsupported-type, map-key, invalid-schema, case-collision.
+    unsupported, unsupported-type, map-key, invalid-schema, case-collision, property, procedure, dml
+    (what Spark checks of DML), v2-command (a Hive command), ref (a branch, tag or snapshot named
+    after the table: `replay/refs.py`).
     """
 
     # set on a DROP TABLE's [TABLE_OR_VIEW_NOT_FOUND] when no state was given for the table and no

@@ -316,12 +316,14 @@ class Commit(NamedTuple):
 
 
 class SessionConfig(NamedTuple):
-    """`SET key=value`: changes how later statements are resolved (spark.sql.caseSensitive)."""
+    """`SET key=value` or `RESET [key]`: changes how later statements are resolved
+    (spark.sql.caseSensitive) and where writes go (spark.wap.branch)."""
 
     key: str
     value: str | None
     span: Span
     index: int
+    reset: bool = False  # `RESET key` (back to the default), `RESET` (key "": every key)
 
 
 class UseNamespace(NamedTuple):

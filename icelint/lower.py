@@ -100,7 +100,7 @@ def _(stmt: ast.Unparsed, index: int) -> ch.Step:
 
 @lower_statement.register
 def _(stmt: ast.SetConfig, index: int) -> ch.Step:
-    return ch.SessionConfig(stmt.key, stmt.value, stmt.span, index)
+    return ch.SessionConfig(stmt.key, stmt.value, stmt.span, index, stmt.reset)
 
 
 @lower_statement.register

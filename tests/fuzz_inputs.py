@@ -119,7 +119,9 @@ def statements(draw) -> str:
         draw(st.sampled_from([f"DROP TABLE {t}", f"INSERT INTO {t} VALUES (1, 'a')", "SET spark.sql.caseSensitive=true",
                               f"CALL system.rewrite_data_files('{t}')", f"-- icelint: ignore ICE001\nALTER TABLE {t} DROP COLUMN {c}",
                               f"ALTER TABLE {t} CREATE BRANCH audit", f"DROP TABLE {t}.branch_audit", f"ALTER TABLE {t}.tag_v1 DROP COLUMN {c}",
-                              f"DELETE FROM {t}.branch_audit WHERE {c} IS NULL", f"TRUNCATE TABLE {t}.branch_audit"])),
+                              f"DELETE FROM {t}.branch_audit WHERE {c} IS NULL", f"TRUNCATE TABLE {t}.branch_audit",
+                              "SET spark.wap.branch = audit", "RESET", "RESET spark.sql.caseSensitive",
+                              f"ALTER TABLE {t} SET TBLPROPERTIES ('write.wap.enabled'='true')"])),
         f"ALTER TABLE {t} CHANGE COLUMN {c} {c2} {typ}",
         f"CREATE TABLE{draw(st.sampled_from(['', ' IF NOT EXISTS']))} {t} ({cols}) USING iceberg "
         f"{draw(st.sampled_from(['', f'PARTITIONED BY (days({c2})) ', f'PARTITIONED BY (bucket(4, {c})) ']))}"

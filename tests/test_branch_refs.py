@@ -129,3 +129,31 @@ def test_a_name_nothing_places_says_both_readings() -> None:
     (f,) = lint("INSERT INTO db.t.branch_audit VALUES (1);")
     assert "table `db.t.branch_audit` is not known here (nor table `db.t`, of which the name would be branch `audit`)" in f.message
     assert "`--metadata db.t=PATH/TO/metadata.json`" in f.help and "`--metadata db.t.branch_audit=PATH/TO/metadata.json`" in f.help
+
+
+WAP = """CREATE TABLE db.w (id bigint, data string) USING iceberg TBLPROPERTIES ('write.wap.enabled'='true');
+CREATE TABLE db.plain (id bigint) USING iceberg;
+SET spark.wap.branch = audit;
+"""
+
+
+def test_a_wap_session_writes_the_branch_and_makes_it() -> None:
+    found = [f for f in lint(WAP + "INSERT INTO db.w VALUES (1, 'a');\nALTER TABLE db.w CREATE BRANCH audit;\n"
+                             "INSERT INTO db.plain VALUES (1);\nRESET spark.wap.branch;\nCALL system.fast_forward('db.w', 'main', 'audit');\n"
+                             "CALL system.fast_forward('db.plain', 'main', 'audit');", "ICE005")]
+    # the WAP write made `audit` on db.w (CREATE BRANCH fails, fast_forward works); db.plain has no WAP: its write went to main
+    assert [(f.line, f.message.split("change: ")[-1]) for f in found] == [(5, "Ref audit already exists"), (9, "Ref does not exist: audit")]
+
+
+def test_a_branch_by_name_is_refused_while_the_session_writes_a_wap_branch() -> None:
+    sql = WAP + "ALTER TABLE db.w CREATE BRANCH side;\nINSERT INTO db.w.branch_side VALUES (1, 'a');\n"
+    (f,) = lint(sql, "ICE005")
+    assert "Cannot write to both branch and WAP branch, but got branch [side] and WAP branch [audit]" in f.message
+    assert lint(sql.replace("SET spark.wap.branch = audit;", "SET spark.wap.branch = audit;\nRESET;"), "ICE005") == []
+
+
+def test_reset_makes_names_case_insensitive_again() -> None:
+    sql = ("CREATE TABLE db.c (id bigint) USING iceberg;\nSET spark.sql.caseSensitive = true;\nRESET spark.sql.caseSensitive;\n"
+           "ALTER TABLE db.c ADD COLUMN ID2 int;\nALTER TABLE db.c ADD COLUMN id2 int;\n")
+    (f,) = lint(sql, "ICE005")
+    assert f.line == 5 and "[FIELDS_ALREADY_EXISTS]" in f.message

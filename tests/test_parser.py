@@ -696,12 +696,14 @@ def test_set_config(sql, key, value):
     assert one(sql) == SetConfig(key, value, S(sql, sql))
 
 
-def test_set_and_reset_without_key_are_other():
+def test_set_without_key_is_other_and_reset_sets_back():
     assert one("SET").keyword == "set"
     assert one("SET -v").keyword == "set"
     assert one("SET TIME ZONE 'UTC'").keyword == "set time zone"
-    assert one("RESET").keyword == "reset"
-    assert one("RESET spark.sql.caseSensitive").keyword == "reset"
+    # RESET sets every key (or the one named) back to its default (case 636: spark.sql.caseSensitive, spark.wap.branch)
+    assert one("RESET")[::3] == ("", True)
+    assert one("RESET spark.sql.caseSensitive")[::3] == ("spark.sql.caseSensitive", True)
+    assert one("RESET `spark.wap.branch`")[::3] == ("spark.wap.branch", True)
 
 
 def test_call():

@@ -37,9 +37,10 @@ class DmlMixin:
 
     def _write_data(self, meta: TableMetadata, c: ch.WriteData, step: ch.Commit) -> TableMetadata:
         ref = self._named_ref
+        wap = self.wap_branch if self.wap_branch is not None and refs.wap_enabled(meta) else None
         if ref is not None:  # `db.t.branch_audit` (replay/refs.py)
             try:
-                refs.check_write(ref, c.kind, meta)
+                refs.check_write(ref, c.kind, meta, wap)
             except ReplayError as e:
                 e.span = step.table_span  # the name that names the ref
                 raise
@@ -48,6 +49,8 @@ class DmlMixin:
         if sql is not None:
             table = ref.parent if ref is not None else step.table  # Spark names the table, not the branch
             check_statement(sql, c.span, quoted(table), meta, self.case_sensitive, self._known_schema)
+        if wap is not None:  # write-audit-publish: the write goes to the session's branch, made by the first one
+            meta, ref = refs.wap_write(meta, wap)
         return deploy.written(meta, c, step, ref)  # TRUNCATE empties the current snapshot
 
 

@@ -173,6 +173,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         self.display: dict[str, str] = {}
         self.catalog_kind = catalog_kind  # "iceberg" (SparkCatalog) or "session" (SparkSessionCatalog)
         self._named_ref: ch.NamedRef | None = None  # the ref the statement being applied names (`_ref_key`)
+        self.wap_branch: str | None = None  # `SET spark.wap.branch = x`: writes to WAP-enabled tables go to x
 
     # ------------------------------------------------------------------ table names
     def resolve_table(self, name: str) -> str:
@@ -182,6 +183,22 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
             if len(matches) == 1:
                 return matches[0]
         return key
+
+    def _session(self, step: ch.SessionConfig) -> None:
+        """The session settings the replay follows: `spark.sql.caseSensitive` (how names resolve) and
+        `spark.wap.branch` (where writes to a `write.wap.enabled` table go); `RESET` sets them back."""
+        key = step.key.lower()
+        if step.reset:
+            if key in ("", "spark.sql.casesensitive"):
+                self.case_sensitive = False
+            if key in ("", "spark.wap.branch"):
+                self.wap_branch = None
+        elif step.value is not None:
+            value = step.value.strip().strip("'\"")
+            if key == "spark.sql.casesensitive":
+                self.case_sensitive = value.lower() == "true"
+            elif key == "spark.wap.branch":
+                self.wap_branch = value or None
 
     def _ref_key(self, key: str, step: ch.Commit) -> tuple[str, ch.NamedRef | None]:
         """The table a statement naming a ref is on, and the ref (None: the name is a table's). A
@@ -252,8 +269,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         if self.deployments is not None:
             self._epoch = deploy.cross(self.deployments, step, self._epoch, self.tables)
         if isinstance(step, ch.SessionConfig):
-            if step.key.lower() == "spark.sql.casesensitive" and step.value is not None:
-                self.case_sensitive = step.value.strip().strip("'\"").lower() == "true"
+            self._session(step)
             return Outcome(step, None, None, None, case_sensitive=self.case_sensitive)
         if not isinstance(step, ch.Commit):
             return Outcome(step, None, None, None, case_sensitive=self.case_sensitive)

@@ -9,6 +9,8 @@ no table of that name; DROP TABLE finds the ref, drops nothing and succeeds.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from icelint import changes as ch
 from icelint.model.table import TableMetadata
 from icelint.replay.common import quoted
@@ -25,9 +27,12 @@ def exists(ref: ch.NamedRef, meta: TableMetadata) -> bool | None:
     return None
 
 
-def check_write(ref: ch.NamedRef, kind: str, meta: TableMetadata) -> None:
+def check_write(ref: ch.NamedRef, kind: str, meta: TableMetadata, wap: str | None = None) -> None:
     """A write to a ref: an existing branch (or `main`) takes rows; a tag or a snapshot cannot be
-    written (INSERT, DELETE and MERGE measured; an UPDATE of a tag was accepted, and is left alone)."""
+    written (INSERT, DELETE and MERGE measured; an UPDATE of a tag was accepted, and is left alone);
+    no branch by name while the session writes the table to its WAP branch (`wap`, case 636)."""
+    if ref.kind == "branch" and wap is not None:
+        raise ReplayError("ref", f"Cannot write to both branch and WAP branch, but got branch [{ref.name}] and WAP branch [{wap}]", "iceberg")
     if ref.kind == "branch":
         if meta.refs.get(ref.name) == "tag":
             raise ReplayError("ref", f"{ref.name} is a tag, not a branch. Tags cannot be targets for producing snapshots", "iceberg")
@@ -41,6 +46,19 @@ def check_write(ref: ch.NamedRef, kind: str, meta: TableMetadata) -> None:
     verb = "delete from" if kind.startswith("delete") else "write to"
     what = f"tag `{ref.name}`" if ref.kind == "tag" else f"{ref.kind.replace('_', ' ')} {ref.name}"
     raise ReplayError("ref", f"Cannot {verb} table at a specific snapshot ({what})", "iceberg")
+
+
+def wap_enabled(meta: TableMetadata) -> bool:
+    """Whether writes to the table go to the session's `spark.wap.branch` (table property `write.wap.enabled`)."""
+    return meta.properties.get("write.wap.enabled", "").strip().lower() == "true"
+
+
+def wap_write(meta: TableMetadata, branch: str) -> tuple[TableMetadata, ch.NamedRef]:
+    """A write to the session's WAP branch (measured, differential case 636): the first one makes the
+    branch; the write is then the branch's, as one to `t.branch_<name>` is."""
+    if meta.refs.get(branch) is None and branch != "main":
+        meta = meta.evolve(refs=MappingProxyType({**meta.refs, branch: "branch"}))
+    return meta, ch.NamedRef("branch", branch, "", "")
 
 
 def check_other(ref: ch.NamedRef, change: object, meta: TableMetadata) -> None:

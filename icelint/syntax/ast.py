@@ -298,11 +298,12 @@ class DropTable(NamedTuple):
 
 
 class SetConfig(NamedTuple):
-    """`SET key = value` (or `SET key`/`RESET`)."""
+    """`SET key = value`, `SET key` (value None), or `RESET [key]` (`reset`; key "" for every key)."""
 
     key: str
     value: str | None
     span: Span
+    reset: bool = False
 
 
 class UseNamespace(NamedTuple):

@@ -267,6 +267,14 @@ class CommandParser(Elements):
             value = text[value_toks[0].start : value_toks[-1].end]
         return SetConfig(key, value, span)
 
+    def reset_config(self, span: Span) -> Statement:
+        """`RESET` (every key back to its default) or `RESET key` (the rest of the statement is the key)."""
+        t, n = self.t, self.n
+        if n == 1:
+            return SetConfig("", None, span, True)
+        key = t[1].text if n == 2 and t[1].kind in (QIDENT, STRING) else self.text[t[1].start : t[-1].end]
+        return SetConfig(key, None, span, True)
+
     def use(self, span: Span) -> Statement:
         """`USE [NAMESPACE | DATABASE | SCHEMA] name` or `USE IDENTIFIER('name')` (Spark 3.5's grammar;
         `USE namespace` alone names a namespace called `namespace`)."""

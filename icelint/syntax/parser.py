@@ -67,6 +67,8 @@ class _StatementParser(AlterTableParser, CreateTableParser, CommandParser):
             return self.other(span)
         if k == "SET":
             return self.set_config(span)
+        if k == "RESET":
+            return self.reset_config(span)
         if k == "USE":
             return self.use(span)
         if k == "CALL":

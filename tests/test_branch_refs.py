@@ -157,3 +157,10 @@ def test_reset_makes_names_case_insensitive_again() -> None:
            "ALTER TABLE db.c ADD COLUMN ID2 int;\nALTER TABLE db.c ADD COLUMN id2 int;\n")
     (f,) = lint(sql, "ICE005")
     assert f.line == 5 and "[FIELDS_ALREADY_EXISTS]" in f.message
+
+
+def test_the_helps_of_a_wap_session() -> None:
+    sql = WAP + "INSERT INTO db.w VALUES (1, 'a');\nALTER TABLE db.w CREATE BRANCH audit;\nINSERT INTO db.w.branch_audit VALUES (2, 'b');\n"
+    made, both = lint(sql, "ICE005")
+    assert made.help == "the ref exists already: keep it with `ALTER TABLE db.w CREATE BRANCH IF NOT EXISTS audit`, or remove the statement"
+    assert both.help.endswith("write to the table itself, `INSERT INTO db.w VALUES (2, 'b')`")

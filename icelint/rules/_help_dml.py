@@ -9,7 +9,7 @@ from icelint.replay.common import table_key
 from icelint.rules import _help
 from icelint.rules._base import RuleContext
 from icelint.source import TextSpan
-from icelint.syntax.tokens import one_line
+from icelint.syntax.tokens import one_line, statement_tokens
 
 
 def ordinal(n: int) -> str:
@@ -68,6 +68,11 @@ def ref_help(ctx: RuleContext, e) -> str | None:
     if not isinstance(first, ch.WriteData):
         how = "branches and tags share the table's schema, partitioning and properties: change the table itself"
         return f"{how}, " + _help.sql(on_table) if on_table else how
+    if e.message.startswith("Cannot write to both branch and WAP branch"):
+        wap = e.message.rsplit("[", 1)[-1].rstrip("]")
+        if wap == ref.name and on_table:
+            return f"while `spark.wap.branch` is `{wap}`, writes to `{ctx.table_name}` go to branch `{wap}` already: write to the table itself, " + _help.sql(on_table)
+        return "end the session's WAP branch first: " + _help.sql("RESET spark.wap.branch", one_line(sql))
     if ref.kind == "branch" and ctx.before is not None and ref.name not in ctx.before.refs:
         known = sorted(n for n, kind in ctx.before.refs.items() if kind == "branch")
         also = f" (its branches here: {', '.join(known)})" if known else ""
@@ -103,3 +108,18 @@ def _statement_text(ctx: RuleContext, commit: ch.Commit) -> str | None:
         return write.sql
     span = commit.span
     return span[0].text[span.start : span.end] if span.__class__ is TextSpan else None
+
+
+def ref_exists_help(ctx: RuleContext, e) -> str | None:
+    """`CREATE BRANCH x` of a branch that exists (made by a WAP write, or earlier): the same statement
+    with IF NOT EXISTS, which keeps the existing one."""
+    commit = ctx.commit
+    sql = _statement_text(ctx, commit) if commit is not None else None
+    if sql is None:
+        return None
+    toks = statement_tokens(sql)
+    at = next((j + 1 for j in range(len(toks) - 1) if toks[j].kw == "CREATE" and toks[j + 1].kw in ("BRANCH", "TAG")), None)
+    if at is None:
+        return None
+    guarded = sql[: toks[at].end] + " IF NOT EXISTS" + sql[toks[at].end :]
+    return "the ref exists already: keep it with " + _help.sql(one_line(guarded)) + ", or remove the statement"

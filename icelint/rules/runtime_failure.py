@@ -211,6 +211,8 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
         return _help_dml.insert_value_help(ctx, e)
     if e.kind == "ref":
         return _help_dml.ref_help(ctx, e)
+    if e.kind == "unsupported" and e.message.startswith("Ref ") and e.message.endswith("already exists"):
+        return _help_dml.ref_exists_help(ctx, e)
     if e.kind == "procedure" and e.message.startswith("Ref "):
         return f"check the procedure's ref names against the table's branches and tags (`SELECT name, type FROM {_help.table_sql(table)}.refs`)"
     if e.kind == "procedure":

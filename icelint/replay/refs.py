@@ -4,7 +4,9 @@ Iceberg 1.10's SparkCatalog, asked for a table that does not exist, reads a last
 `branch_<name>`, `tag_<name>`, `snapshot_id_<id>` or `at_timestamp_<ms>` as a ref of the table before
 it (measured, differential case 633): a branch that exists (or `main`) takes INSERT, UPDATE, DELETE,
 MERGE and TRUNCATE against the table's current schema; a tag or a snapshot takes no writes; DDL finds
-no table of that name; DROP TABLE finds the ref, drops nothing and succeeds.
+no table of that name; DROP TABLE finds the ref, drops nothing and succeeds. With the session's
+`spark.wap.branch` set, writes to a table with `write.wap.enabled=true` go to that branch, which the
+first one makes (case 636).
 """
 
 from __future__ import annotations

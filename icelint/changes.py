@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import operator
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from icelint.source import Span
@@ -222,6 +223,15 @@ class NamedRef(NamedTuple):
     name: str  # the branch or tag name, the snapshot id or the timestamp, as written (case-sensitive)
     written: str  # the whole name as written (`db.t.branch_audit`)
     parent: str  # the table's name as written (`db.t`)
+
+
+@lru_cache(maxsize=4096)
+def table_key(name: str) -> str:
+    """`local.db.events`, `db.events`, `DB.Events` → `db.events` (the catalog part is dropped)."""
+    parts = [p.lower() for p in name.split(".")]
+    if len(parts) > 2:
+        parts = parts[-2:]
+    return ".".join(parts)
 
 
 _REF = re.compile(r"(branch|tag)_(.+)|(snapshot_id|at_timestamp)_(\d+)", re.DOTALL)

@@ -54,8 +54,7 @@ def _place_refs(steps: list[ch.Step]) -> list[ch.Step]:
     """A three-part name with a ref's suffix (`db.t.branch_audit`) names a ref of `db.t` when the run
     names `db.t` as a table and not `t.branch_audit` (as `catalog.db.table`), and a table when it names
     that one; when it names neither, the replay decides from the tables' states (`Replay.apply`)."""
-    from icelint.replay.common import table_key
-
+    table_key = ch.table_key
     pending = [i for i, s in enumerate(steps) if isinstance(s, ch.Commit) and s.ref is not None and s.table == s.ref.written]
     if not pending:
         return steps

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import islice
 
 from icelint import changes as ch
+from icelint.changes import table_key  # noqa: F401 - where the replay's modules take it from
 from icelint.replay.errors import ReplayError
 
 Path = tuple[str, ...]
@@ -28,13 +28,6 @@ def parse_spark(sql: str):
         logger.setLevel(level)
 
 
-@lru_cache(maxsize=4096)
-def table_key(name: str) -> str:
-    """`local.db.events`, `db.events`, `DB.Events` → `db.events` (the catalog part is dropped)."""
-    parts = [p.lower() for p in name.split(".")]
-    if len(parts) > 2:
-        parts = parts[-2:]
-    return ".".join(parts)
 
 
 SHOWN_FIELDS = 25  # Spark's spark.sql.debug.maxToStringFields: a struct in a message lists this many

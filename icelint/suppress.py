@@ -298,16 +298,16 @@ def _unused(d: Directive, enabled: set[str], rule, get, memo: dict | None = None
             message = memo[key] = _unused_message(d, enabled, rule, get)
     if not message:
         return None
-    sp = d.span
+    line, column, end_line, end_column = d.span.positions()  # two searches of the line starts, not four
     return Finding(
         rule.code,
         rule.name,
         rule.severity,
         d.path,
-        sp.line,
-        sp.column,
-        sp.end_line,
-        sp.end_column,
+        line,
+        column,
+        end_line,
+        end_column,
         message,
         "remove the comment (or the rules it no longer needs), or move it next to the statement it is meant for",
     )

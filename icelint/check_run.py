@@ -28,6 +28,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
     from_stdin = stdin_input.wanted(paths, conv.get("stdin_filename"))
     from icelint import suppress
     from icelint.checker import lint_replay
+    from icelint.packed_findings import PACK_FROM
     from icelint.pending import deployments, make_plan, moved_reports, only_pending, parse_plan, pending_part, with_moved
     from icelint.parallel import lint_partitioned
     from icelint.pipeline import Run
@@ -94,7 +95,8 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
         steps = steps if own else list(steps)
         # replayed and linted statement by statement: the states of a long run are not all held at once
         replayer = Replay(initial, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments)
-        findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own, pack_findings=own)
+        pack = own and len(steps) >= PACK_FROM  # a long run in one process: findings kept compressed
+        findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own, pack_findings=pack)
         if not own:
             return only_pending(findings, Run(parsed.sources, parsed.files, steps, result), plan)
         # one process: the findings, kept packed, are read back once the states and steps are let go
@@ -102,7 +104,8 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
         moved = moved_reports(findings, Run(parsed.sources, parsed.files, steps, result), plan) if plan.context else []
         del result, replayer
         steps.clear()
-        return with_moved([f for f in findings.read() if f.path in plan.pending_names], moved)
+        found = findings.read() if pack else findings
+        return with_moved([f for f in found if f.path in plan.pending_names], moved)
 
     statements = pending.statement_count
     findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays

@@ -70,6 +70,9 @@ def test_icelint_check_reports_the_same_with_findings_packed(tmp_path: Path, mon
     monkeypatch.setattr(PackedFindings, "add", lambda self, batch: blobs.append(len(batch)) or real_add(self, batch))
     args = ["check", "--no-cache", "--unsafe-fixes", "--format", fmt, "migrations/V2__new.sql"]  # V1: applied
     monkeypatch.setattr(checker, "BATCH", 1)  # a blob per statement with findings
+    CliRunner().invoke(main, args)
+    assert not blobs  # a short run keeps its findings as they are (`PACK_FROM` statements and more are packed)
+    monkeypatch.setattr("icelint.packed_findings.PACK_FROM", 0)
     packed = CliRunner().invoke(main, args)
     assert len(blobs) >= 4
     monkeypatch.setattr(checker, "BATCH", 10**9)  # none packed: every finding as it is

@@ -77,7 +77,6 @@ def written(meta: TableMetadata, c: ch.WriteData, step: ch.Commit, ref: ch.Named
     if c.kind.startswith("truncate"):
         if not meta.has_data:
             return meta
-            return meta
         return meta.evolve(has_data=False, data_origin=DataOrigin("emptied", where, step.index, detail="TRUNCATE"))
     return meta.evolve(has_data=True, data_origin=DataOrigin("written", where, step.index))
 

@@ -224,6 +224,11 @@ class NamedRef(NamedTuple):
     written: str  # the whole name as written (`db.t.branch_audit`)
     parent: str  # the table's name as written (`db.t`)
 
+    @property
+    def label(self) -> str:
+        """The ref as messages name it: branch `audit`, tag `v1`, snapshot id 2, at timestamp 1700000000000."""
+        return f"{self.kind} `{self.name}`" if self.kind in ("branch", "tag") else f"{self.kind.replace('_', ' ')} {self.name}"
+
 
 @lru_cache(maxsize=4096)
 def table_key(name: str) -> str:

@@ -21,10 +21,9 @@ from icelint.replay.errors import ReplayError, WrittenValue
 from icelint.source import Span
 from icelint.syntax.tokens import join_tokens, statement_tokens
 
-_NUMERIC = {"byte", "short", "int", "long", "float", "double", "decimal"}
 # literal kind → Spark target types it may be stored into (Cast.canANSIStoreAssign, literal-only subset)
 _ASSIGNABLE = {
-    "number": _NUMERIC | {"string"},
+    "number": sp.NUMERIC_KINDS | {"string"},
     "boolean": {"boolean", "string"},
     "date": {"date", "timestamp", "timestamp_ntz", "string"},
     "timestamp": {"timestamp", "timestamp_ntz", "date", "string"},

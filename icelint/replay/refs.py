@@ -46,8 +46,7 @@ def check_write(ref: ch.NamedRef, kind: str, meta: TableMetadata, wap: str | Non
     if kind.startswith("update"):
         return
     verb = "delete from" if kind.startswith("delete") else "write to"
-    what = f"tag `{ref.name}`" if ref.kind == "tag" else f"{ref.kind.replace('_', ' ')} {ref.name}"
-    raise ReplayError("ref", f"Cannot {verb} table at a specific snapshot ({what})", "iceberg")
+    raise ReplayError("ref", f"Cannot {verb} table at a specific snapshot ({ref.label})", "iceberg")
 
 
 def wap_enabled(meta: TableMetadata) -> bool:

@@ -97,7 +97,7 @@ def sql_name(t: SparkType) -> str:
     return names.get(k, k.upper())
 
 
-_NUMERIC_KINDS = frozenset({"byte", "short", "int", "long", "float", "double", "decimal"})
+NUMERIC_KINDS = frozenset({"byte", "short", "int", "long", "float", "double", "decimal"})
 _DATETIME_KINDS = frozenset({"date", "timestamp", "timestamp_ntz"})
 _NESTED_KINDS = frozenset({"struct", "array", "map"})
 
@@ -110,7 +110,7 @@ def can_store_assign(src: SparkType, dst: SparkType) -> bool:
     a, b = src[0], dst[0]
     if a == "null" or src == dst:
         return True
-    if a in _NUMERIC_KINDS and b in _NUMERIC_KINDS:
+    if a in NUMERIC_KINDS and b in NUMERIC_KINDS:
         return True
     if b in ("string", "varchar", "char") and a not in _NESTED_KINDS:
         return True

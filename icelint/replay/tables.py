@@ -15,6 +15,7 @@ from icelint.model.table import UNSORTED, PartitionSpec, Schema, TableMetadata
 from icelint.model.types import ListType, MapType, NestedField, StructType, Type, UntypedType, walk
 from icelint.replay import names as name_index
 from icelint.replay import partitioning as pt
+from icelint.replay import refs
 from icelint.replay import spark_types as sp
 from icelint.replay.schemas import add_schema, check_format_types
 from icelint.replay.common import not_found, quoted, table_key
@@ -245,7 +246,7 @@ class TablesMixin:
             ref = ch.name_ref(tuple(name.split(".")))
             if ref is not None and ref.kind == "branch":
                 meta = self.tables.get(self.resolve_table(ref.parent))
-                if meta is not None and ref.name != "main" and meta.refs.get(ref.name) != "branch":
+                if meta is not None and not refs.exists(ref, meta):
                     meta = None
         return meta.schema if meta is not None else None
 

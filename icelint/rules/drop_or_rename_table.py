@@ -56,8 +56,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             there = refs.exists(ref, ctx.before)
             if there is False:  # DROP TABLE IF EXISTS of a ref that is not there: nothing to drop, nothing dropped
                 continue
-            named = f"{ref.kind} `{ref.name}`" if ref.kind in ("branch", "tag") else f"{ref.kind.replace('_', ' ')} {ref.name}"
-            found = f"finds {named} of `{table}` through the name" if there else f"takes the name for {named} of `{table}`"
+            found = f"finds {ref.label} of `{table}` through the name" if there else f"takes the name for {ref.label} of `{table}`"
             yield ctx.finding(
                 RULE,
                 f"`{table}`: DROP TABLE {ref.written} does nothing: Iceberg's catalog {found}, drops no table of that "

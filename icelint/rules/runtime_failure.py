@@ -104,8 +104,7 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
         ref = ctx.commit.ref if ctx.commit is not None else None
         also = ""
         if ref is not None and ctx.commit.table == ref.written:  # `db.t.branch_x`: neither `db.t` nor a table of that name known
-            named = f"{ref.kind} `{ref.name}`" if ref.kind in ("branch", "tag") else f"{ref.kind.replace('_', ' ')} {ref.name}"
-            also = f" (nor table `{ref.parent}`, of which the name would be {named})"
+            also = f" (nor table `{ref.parent}`, of which the name would be {ref.label})"
         yield ctx.finding(
             RULE,
             f"table `{table}` is not known here{also}: no state was given for it and no earlier statement creates it, so "

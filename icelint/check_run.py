@@ -28,6 +28,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
     from_stdin = stdin_input.wanted(paths, conv.get("stdin_filename"))
     from icelint import suppress
     from icelint.checker import lint_replay
+    from icelint.findings import packing_texts
     from icelint.packed_findings import PACK_FROM
     from icelint.pending import deployments, make_plan, moved_reports, only_pending, parse_plan, pending_part, with_moved
     from icelint.parallel import lint_partitioned
@@ -107,25 +108,27 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
         found = findings.read() if pack else findings
         return with_moved([f for f in found if f.path in plan.pending_names], moved)
 
-    statements = pending.statement_count
-    findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays
-    if findings is None:  # here: the checker takes the steps over (what it keeps of each once linted: `changes.linted`)
-        steps, parsed.steps, pending.steps = parsed.steps, [], []
-        findings = lint_steps(steps, own=True)
-    findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
-    from icelint.migration_history import check_plan  # the files' own history (ICE022-ICE024)
+    # a short run's findings keep their texts as they are; a long one's are packed (findings.packing_texts)
+    with packing_texts(len(parsed.steps) >= PACK_FROM):
+        statements = pending.statement_count
+        findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays
+        if findings is None:  # here: the checker takes the steps over (what it keeps of each once linted: `changes.linted`)
+            steps, parsed.steps, pending.steps = parsed.steps, [], []
+            findings = lint_steps(steps, own=True)
+        findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
+        from icelint.migration_history import check_plan  # the files' own history (ICE022-ICE024)
 
-    findings = sorted([*findings, *check_plan(plan, rules, order=cfg.order, since=since)], key=lambda f: f.sort_key)
-    outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
-    outcome = suppress.Outcome(placeholders.remap(outcome.findings, maps), placeholders.remap(outcome.suppressed, maps))
-    originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
-    from icelint.fixing import adapt  # fixes as edits of the files as they are (CRLF, a deleted statement's `;`)
+        findings = sorted([*findings, *check_plan(plan, rules, order=cfg.order, since=since)], key=lambda f: f.sort_key)
+        outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
+        outcome = suppress.Outcome(placeholders.remap(outcome.findings, maps), placeholders.remap(outcome.suppressed, maps))
+        originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
+        from icelint.fixing import adapt  # fixes as edits of the files as they are (CRLF, a deleted statement's `;`)
 
-    found = adapt(outcome.findings, {s.path: s.text for s in originals}, maps)
-    report = Report(found, originals, statements, suppressed=outcome.suppressed,
-                    rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url)
-    if conv.get("add_suppressions") is not None or fmt == "junit":
-        report.statements_by_file = placeholders.statement_positions(pending.files, maps)
+        found = adapt(outcome.findings, {s.path: s.text for s in originals}, maps)
+        report = Report(found, originals, statements, suppressed=outcome.suppressed,
+                        rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url)
+        if conv.get("add_suppressions") is not None or fmt == "junit":
+            report.statements_by_file = placeholders.statement_positions(pending.files, maps)
     return report
 
 

@@ -41,7 +41,8 @@ class Edit:
     @classmethod
     def replace(cls, span: Span, content: str) -> Edit:
         """Replace the whole region of `span` (a statement, a name, a type) with `content`."""
-        return cls(span.start, span.end, content, span.line, span.column, span.end_line, span.end_column + 1)
+        line, column, end_line, end_column = span.positions()  # a parser's span: two searches, not four
+        return cls(span.start, span.end, content, line, column, end_line, end_column + 1)
 
     @classmethod
     def at(cls, text: str, start: int, end: int, content: str, starts: Sequence[int] | None = None) -> Edit:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 
 from icelint.fix import Applicability, Edit, Fix
-from icelint.rules._help import parsed_statements, proposals, simple_statements
+from icelint.rules._help import Proposed, parsed_statements, proposals, simple_statements
 
 SAFE, UNSAFE, DISPLAY_ONLY = Applicability.SAFE, Applicability.UNSAFE, Applicability.DISPLAY_ONLY
 
@@ -53,6 +53,21 @@ def from_help(ctx, help_text: str | None, applicability: Applicability, message:
             continue
         return Fix(applicability, message, (Edit.replace(span, content),))
     return None
+
+
+def from_proposed(ctx, proposed: Proposed, applicability: Applicability, message: str, elsewhere: bool = False) -> Fix | None:
+    """`from_help(ctx, proposed.text, ...)` from the statements the recipe recorded: the same edit
+    (`tests/rules/test_fixes.py` compares the two), without parsing the help."""
+    here = ctx.step.span
+    if elsewhere:
+        if proposed.elsewhere is None:
+            return None
+        span, stmts = proposed.elsewhere
+    else:
+        span, stmts = here, proposed.here
+    if not stmts or span.path != here.path:
+        return None
+    return Fix(applicability, message, (Edit.replace(span, ";\n".join(s.strip().rstrip(";") for s in stmts)),))
 
 
 def statement_span(ctx, path: str, line: int):

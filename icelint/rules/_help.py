@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from icelint.model import types as it
 from icelint.source import Span
@@ -58,6 +58,16 @@ def sql(*statements: str) -> str:
 def replace_at(span: Span, *statements: str) -> str:
     """SQL for a statement other than the flagged one."""
     return f"replace the statement at {span.path}:{span.line} with {sql(*statements)}"
+
+
+class Proposed(NamedTuple):
+    """A help line and the SQL it proposes, as the recipe wrote them: its fix takes the statements from
+    here (`_fixes.from_proposed`) instead of parsing them back out of the text (`_fixes.from_help`),
+    which cost as much as the recipe on a finding per statement."""
+
+    text: str
+    here: tuple[str, ...] | None = None  # the statements that replace the flagged one (`sql(*here)` in `text`)
+    elsewhere: tuple[Span, tuple[str, ...]] | None = None  # `replace_at(span, *statements)` in `text`
 
 
 _BACKTICKED = re.compile(r"``\s(?P<double>.+?)\s``|`(?P<single>[^`]+)`")

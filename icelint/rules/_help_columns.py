@@ -10,7 +10,7 @@ from icelint.model import types as it
 from icelint.lazy import ByIdentity
 from icelint.rules import _small_schema as small
 from icelint.rules._outcome_index import adds_into, diff_is_whole, drop_candidates, removed_by_diff
-from icelint.rules._help import column_sql, free_name, ident, path_sql, replace_at, sql, table_sql, type_sql
+from icelint.rules._help import Proposed, column_sql, free_name, ident, path_sql, replace_at, sql, table_sql, type_sql
 
 
 def snapshot_before_drop(meta, field_id: int):
@@ -239,14 +239,16 @@ def free_column_name(ctx, parent: tuple[str, ...], base: str, suffixes: tuple[st
     return f"{base}_v{n}"
 
 
-def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool) -> str:
-    """ICE001: the re-added (or renamed-into) name belonged to field id `old.field_id`, already dropped."""
+def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool) -> Proposed:
+    """ICE001: the re-added (or renamed-into) name belonged to field id `old.field_id`, already dropped
+    (with the SQL proposed for this statement, and for the drop when it is an earlier statement of this run)."""
     table = ctx.table_name
     t = table_sql(table)
     leaf = path[-1]
     other = free_column_name(ctx, path[:-1], leaf)
+    here = elsewhere = None
     if is_new:
-        stmts = with_column_renamed(ctx, path, other)
+        stmts = here = with_column_renamed(ctx, path, other)
         first = (
             f"`{leaf}` is already dropped when this runs, so give the new column another name: {sql(*stmts)}"
             if stmts
@@ -255,10 +257,8 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     else:
         prev = ctx.before.schema.path_of(new_field_id)
         if prev is not None:
-            first = (
-                f"rename it to a name no dropped column had: "
-                f"{sql(f'ALTER TABLE {t} RENAME COLUMN {path_sql(prev)} TO {ident(other)}')}"
-            )
+            here = [f"ALTER TABLE {t} RENAME COLUMN {path_sql(prev)} TO {ident(other)}"]
+            first = f"rename it to a name no dropped column had: {sql(*here)}"
         else:
             first = f"rename it to a name no dropped column had, such as `{other}`"
     parts = [first]
@@ -269,6 +269,7 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
         aside_leaf = free_column_name(ctx, path[:-1], (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
         stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
         if stmts is not None:
+            elsewhere = (drop.step.span, tuple(stmts))
             parts.append(
                 f"or, if that drop has not run yet, keep the values under another name: {replace_at(drop.step.span, *stmts)}, "
                 f"backfill the new column from `{aside_leaf}`, switch readers, and drop `{aside_leaf}` in a later migration"
@@ -287,7 +288,7 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
                 f"(VERSION AS OF the last snapshot before the deployment that dropped `{old.path}`; "
                 f"`{table}.snapshots` lists them) and copy them into the new column with a MERGE on the table's key"
             )
-    return "; ".join(parts)
+    return Proposed("; ".join(parts), tuple(here) if here else None, elsewhere)
 
 
 def replace_columns_help(ctx) -> str:
@@ -375,17 +376,18 @@ def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: li
             order.insert(i, name)
 
 
-def drop_aside_help(ctx, field_id: int) -> str:
+def drop_aside_help(ctx, field_id: int) -> Proposed:
     """ICE011: rename the column aside instead of dropping it (other columns of the statement still dropped)."""
     path = small.path_of(ctx.before.schema, field_id) or ()
     base = (path[-1] if path else "col") + "_deprecated"
     new = free_column_name(ctx, path[:-1], base, ("", "_2", "_3"))
     stmts = drop_instead_of(ctx.table_name, ctx.outcome, field_id, new)
     if stmts is None:
-        return f"if readers may still need it, rename `{'.'.join(path)}` aside to `{new}` first and drop it in a later migration"
-    return (
+        return Proposed(f"if readers may still need it, rename `{'.'.join(path)}` aside to `{new}` first and drop it in a later migration")
+    return Proposed(
         f"if readers may still need it, rename it aside and drop it in a later migration: {sql(*stmts)} "
-        "(INSERTs that list values by position then need a value for it too)"
+        "(INSERTs that list values by position then need a value for it too)",
+        tuple(stmts),
     )
 
 

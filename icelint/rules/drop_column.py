@@ -63,16 +63,17 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if is_empty_column(imp):
             continue  # no data file holds a value of it: nothing is hidden
         why = imp.column_phrase(f.id) if imp is not None and imp.known else describe(ctx.before)
+        help_ = _help_columns.drop_aside_help(ctx, f.id)
         yield ctx.finding(
             RULE,
             f"`{ctx.table_name}`: dropping `{name}` (field id {f.id}) hides its values in every existing data file from "
             f"current readers; only time travel to older snapshots still shows them; {why}",
-            help_ := _help_columns.drop_aside_help(ctx, f.id),
+            help_.text,
             span=c.span,
             column=name,
             field_id=f.id,
             impact=imp,
-            fix=_fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, f"Rename `{name}` aside instead of dropping it; drop it in a later migration"),
+            fix=_fixes.from_proposed(ctx, help_, _fixes.DISPLAY_ONLY, f"Rename `{name}` aside instead of dropping it; drop it in a later migration"),
         )
 
 

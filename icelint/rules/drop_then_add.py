@@ -68,6 +68,7 @@ from icelint.model.data import describe
 from icelint.model.stats import Impact
 from icelint.rules import _fixes, _help_columns, _outcome_index, _positions, _small_schema
 from icelint.rules._base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
+from icelint.rules._help import Proposed
 from icelint.rules._impact import impact, is_empty_column
 
 DATA, EMPTY, RENAME = "data", "empty", "rename"  # which rule a re-use of a freed name belongs to
@@ -166,24 +167,25 @@ def span_for(ctx: RuleContext, path: tuple[str, ...]):
     return sp or ctx.step.span
 
 
-def readd_help(ctx: RuleContext, r: Readd) -> str:
+def readd_help(ctx: RuleContext, r: Readd) -> Proposed:
+    """The help of a re-use of a freed name (its `.text`), with the SQL it proposes for the fix."""
     if r.replacing:
-        return _help_columns.replace_columns_help(ctx)
+        return Proposed(_help_columns.replace_columns_help(ctx))
     return _help_columns.readd_help(ctx, r.path, r.field_id, r.old, r.is_new)
 
 
-def readd_fix(ctx: RuleContext, r: Readd, help_: str):
+def readd_fix(ctx: RuleContext, r: Readd, help_: Proposed):
     """REPLACE COLUMNS: the net ALTER statements (`_fixes.replace_columns_fix`); a re-add whose drop is an
     earlier statement of the same file: that drop renames the old column aside instead (unsafe: it stays)."""
     if r.replacing:
-        return _fixes.replace_columns_fix(ctx, help_)
+        return _fixes.replace_columns_fix(ctx, help_.text)
     if not r.is_new:
-        return _fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, f"Rename it to a name no dropped column had, not `{'.'.join(r.path)}`")
+        return _fixes.from_proposed(ctx, help_, _fixes.DISPLAY_ONLY, f"Rename it to a name no dropped column had, not `{'.'.join(r.path)}`")
     drop = _help_columns.drop_outcome(ctx, r.old.field_id)
-    fix = _fixes.from_help(ctx, help_, _fixes.UNSAFE, "", elsewhere=True) if drop is not None else None
+    fix = _fixes.from_proposed(ctx, help_, _fixes.UNSAFE, "", elsewhere=True) if drop is not None else None
     if fix is None:  # the drop ran earlier (another file, or before this migration): a new name is the way out
-        return _fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, f"Add the new column under another name than `{'.'.join(r.path)}`")
-    aside = fix.edits[0].content.split(" TO ", 1)[-1].split(";", 1)[0].strip()
+        return _fixes.from_proposed(ctx, help_, _fixes.DISPLAY_ONLY, f"Add the new column under another name than `{'.'.join(r.path)}`")
+    aside = help_.elsewhere[1][0].split(" TO ", 1)[-1].strip()  # the first statement renames the dropped column aside
     message = (
         f"Rename `{r.old.path}` aside to {aside} instead of dropping it, so that its values stay readable "
         f"(the column stays: backfill `{'.'.join(r.path)}` from it and drop it in a later migration)"
@@ -225,7 +227,7 @@ def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
         span = span_for(ctx, r.path)
         help_ = readd_help(ctx, r)
         yield ctx.finding(
-            RULE, msg, help_, span=span, column=dotted, field_id=r.field_id, impact=r.impact, fix=readd_fix(ctx, r, help_)
+            RULE, msg, help_.text, span=span, column=dotted, field_id=r.field_id, impact=r.impact, fix=readd_fix(ctx, r, help_)
         )
 
 

@@ -71,7 +71,7 @@ def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
         span = span_for(ctx, r.path)
         help_ = readd_help(ctx, r)
         yield ctx.finding(
-            RULE, msg, help_, span=span, column=dotted, field_id=r.field_id, impact=r.impact, fix=readd_fix(ctx, r, help_)
+            RULE, msg, help_.text, span=span, column=dotted, field_id=r.field_id, impact=r.impact, fix=readd_fix(ctx, r, help_)
         )
 
 

@@ -65,7 +65,7 @@ def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
         )
         help_ = readd_help(ctx, r)
         fix = readd_fix(ctx, r, help_)
-        yield ctx.finding(RULE, msg, help_, span=span_for(ctx, r.path), column=dotted, field_id=r.field_id, fix=fix)
+        yield ctx.finding(RULE, msg, help_.text, span=span_for(ctx, r.path), column=dotted, field_id=r.field_id, fix=fix)
 
 
 RULE = Rule("ICE016", "rename-into-dropped-name", Severity.WARNING, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

@@ -35,7 +35,8 @@ class Finding:
 
     A finding whose message and help reach `PACK_MIN` characters keeps the two compressed in its
     instance dict (`_pack`) and reads them out when asked (`_Text`): a long run's findings naming
-    whole column orders held 15 MB of text, ~3 MB so kept (issue 15)."""
+    whole column orders held 15 MB of text, ~3 MB so kept (issue 15). `icelint check` turns this
+    off for runs too short for it to matter (`packing_texts`)."""
 
     rule: str  # ICE001
     name: str  # drop-then-add

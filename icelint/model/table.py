@@ -736,8 +736,9 @@ class TableMetadata:
         out.__dict__.update(state)
         return out
 
-    def to_json(self) -> dict[str, Any]:
-        """The state as a metadata.json object (the keys Iceberg's TableMetadataParser writes)."""
+    def to_json(self, schemas: bool = True) -> dict[str, Any]:
+        """The state as a metadata.json object (the keys Iceberg's TableMetadataParser writes);
+        without `schemas`, its `schemas` are an empty list (`schema_view` writes them one at a time)."""
         out: dict[str, Any] = {"format-version": self.format_version}
         if self.table_uuid:
             out["table-uuid"] = self.table_uuid
@@ -747,7 +748,7 @@ class TableMetadata:
         out["current-schema-id"] = self.current_schema_id
         if self.format_version == 1:
             out["schema"] = self.schema.to_json()
-        out["schemas"] = [s.to_json() for s in self.schemas]
+        out["schemas"] = [s.to_json() for s in self.schemas] if schemas else []
         out["default-spec-id"] = self.default_spec_id
         if self.format_version == 1:
             out["partition-spec"] = [f.to_json() for f in self.spec.fields]

@@ -12,6 +12,7 @@ per finding on it (CI systems show JUnit reports as test results: Jenkins, GitLa
 from __future__ import annotations
 
 import os
+from bisect import bisect_right
 from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
@@ -37,8 +38,17 @@ def _cases(path: str, statements: list[tuple[int, int, int, int]], findings: lis
     """statements: (line, column, end_line, end_column) of each statement of the file."""
     cases: list[tuple[str, list[Finding]]] = [(f"{path}:{st[0]}:{st[1]}", []) for st in statements]
     loose: dict[int, list[Finding]] = {}
+    starts = [(st[0], st[1]) for st in statements]
+    # a file's statements, in order and apart (each ends before the next starts): the one that can
+    # hold a finding is the last to start at or before it, found by a search instead of a scan
+    apart = all(starts[i] <= (st[2], st[3]) < starts[i + 1] for i, st in enumerate(statements[:-1]))
     for f in findings:
-        k = next((i for i, st in enumerate(statements) if (st[0], st[1]) <= (f.line, f.column) <= (st[2], st[3])), None)
+        at = (f.line, f.column)
+        if apart:
+            k = bisect_right(starts, at) - 1
+            k = k if k >= 0 and at <= (statements[k][2], statements[k][3]) else None
+        else:
+            k = next((i for i, st in enumerate(statements) if (st[0], st[1]) <= at <= (st[2], st[3])), None)
         if k is None:
             loose.setdefault(f.line, []).append(f)
         else:

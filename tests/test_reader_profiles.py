@@ -57,6 +57,12 @@ def test_readers_flag_narrows_the_reader_findings(tmp_path: Path) -> None:
     assert every == [("ICE040", "ClickHouse"), ("ICE041", "pyiceberg")]
     assert _codes(_check(tmp_path, "--readers", "clickhouse")) == [("ICE040", "ClickHouse")]
     assert _codes(_check(tmp_path, "--readers", "spark")) == []
+    assert _codes(_check(tmp_path, "--readers", "all")) == every  # the help's "default: all", spelt out
+
+
+def test_all_names_every_reader(tmp_path: Path) -> None:
+    assert parse_section({"readers": ["ALL"]}, tmp_path / "pyproject.toml").readers == ALL
+    assert parse_section({"readers": ["pyiceberg", "all"]}, tmp_path / "pyproject.toml").readers == ("pyiceberg", "spark", "clickhouse")
 
 
 def test_unknown_reader_flag_is_one_line_and_exit_2(tmp_path: Path) -> None:

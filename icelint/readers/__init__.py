@@ -18,12 +18,16 @@ __all__ = ["ALL", "PROFILES", "Behaviour", "Does", "Profile", "parse_readers"]
 
 
 def parse_readers(values, where: str) -> tuple[str, ...]:
-    """Reader names (comma-separated items allowed) → profile names; an unknown one raises ValueError."""
+    """Reader names (comma-separated items allowed; `all`: every profile) → profile names; an unknown
+    one raises ValueError."""
     out: list[str] = []
     for raw in values:
         for name in str(raw).split(","):
             name = name.strip().lower()
             if not name:
+                continue
+            if name == "all":  # as the help's "default: all" and ruff's `--select ALL` say
+                out.extend(n for n in ALL if n not in out)
                 continue
             if name not in PROFILES:
                 raise ValueError(f"{where}: unknown reader {name!r} (known readers: {', '.join(ALL)})")

@@ -213,13 +213,14 @@ def free_column_name(ctx, parent: tuple[str, ...], base: str, suffixes: tuple[st
     before, after = ctx.before.schema, ctx.after.schema
     if parent or len(before.fields) + len(after.fields) <= SMALL_TABLE:
         # a struct's fields, or a narrow table's columns: a set of their names costs less than
-        # lookups in older versions' indexes
-        sibs = set(extra)
-        for schema in (before, after):
-            sibs.update(map(str.lower, map(_field_name, _level(schema, parent))))
+        # lookups in older versions' indexes (made once per statement and parent: a help asks twice)
+        memo = ctx.__dict__.setdefault("_sibling_names", {})
+        sibs = memo.get(parent)
+        if sibs is None:
+            sibs = memo[parent] = {n.lower() for schema in (before, after) for n in map(_field_name, _level(schema, parent))}
 
         def taken(low: str) -> bool:
-            return low in sibs or ("." not in low and prefix + low in former)
+            return low in extra or low in sibs or ("." not in low and prefix + low in former)
     else:
 
         def taken(low: str) -> bool:

@@ -43,7 +43,7 @@ class _Index:
             step = o.step
             if o.table not in first:
                 first[o.table] = step.index
-            if isinstance(step, ch.Commit) and any(isinstance(c, ch.WriteData) for c in step.changes):
+            if step.__class__ is ch.Commit and _writes(step.changes):
                 if step.index > last_write.get(o.table, -1):
                     last_write[o.table] = step.index
             if not o.accepted or o.before is None or o.after is None or o.before.schema is o.after.schema:
@@ -151,7 +151,20 @@ def diff_is_whole(o) -> bool:
     """Whether an outcome's diff is all its step did to the schema: a commit of schema changes only
     (the replay's diff is the diff of a step's one schema commit)."""
     step = o.step
-    return o.diff is not None and isinstance(step, ch.Commit) and all(isinstance(c, ch.SchemaChange) for c in step.changes)
+    if o.diff is None or not isinstance(step, ch.Commit):
+        return False
+    for c in step.changes:  # a loop, not `all()` of a generator: asked per outcome and per finding
+        if not isinstance(c, ch.SchemaChange):
+            return False
+    return True
+
+
+def _writes(changes) -> bool:
+    """`any(isinstance(c, ch.WriteData) for c in changes)`, as a loop (asked per outcome)."""
+    for c in changes:
+        if isinstance(c, ch.WriteData):
+            return True
+    return False
 
 
 def removed_by_diff(result, table: str, field_id: int, k: int) -> bool:

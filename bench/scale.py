@@ -10,6 +10,11 @@ icelint's CPU time over sqlglot's (target: 3 or less). Medians of interleaved ru
 child alone, from `os.wait4` in a small wrapper process).
 
 - `drop-add`: N alternating `DROP COLUMN c` / `ADD COLUMN c` on one table (each add is an ICE001).
+- `drop-add-junit`: the same file with `--format junit` (not compared with sqlglot: the report's own
+  cost; each finding was placed in its statement's test case by a scan of the file's statements: 13.8 s).
+- `schema-json`: `icelint schema --format json` of 4,000 `ADD COLUMN`s: 4,001 schema versions, written
+  as metadata.json keeps them (~470 MB of text: its time grows with the text, N² columns; its memory
+  stays that of the replay: it was 2.5 GB when the whole object was built first). Not compared.
 - `suppressions`: 50,000 `-- icelint: ignore` lines before one statement (each an unused suppression).
 - `nested-comments`: one block comment nested 50,000 deep before one statement (sqlglot's Spark
   dialect does not nest comments: it parses one flat comment of the same length).
@@ -82,7 +87,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out" / "scale"
-ICELINT = [sys.executable, "-m", "icelint", "check"]
+ICELINT = [sys.executable, "-m", "icelint"]
 SQLGLOT = [sys.executable, "-c", "import sys, sqlglot; sqlglot.parse(open(sys.argv[1], encoding='utf-8').read(), read='spark', "
            "error_level=sqlglot.ErrorLevel.IGNORE)"]  # fmt: skip  # it does not know Iceberg's partition DDL
 
@@ -311,6 +316,7 @@ class Case:
     extra: list[str] = field(default_factory=list)  # more arguments
     ref_path: Path | None = None  # what sqlglot parses, when not `path`
     as_run: bool = False  # as a user runs it: tables in parallel processes, the run cache written (emptied first)
+    command: str = "check"  # the icelint command run (`schema` for schema-json)
 
 
 # Runs the command and prints its CPU time and max RSS. A small process of its own: a child's max RSS
@@ -418,6 +424,16 @@ def main(argv: list[str] | None = None) -> int:
         add("readds-with-history", sql, 149, compare=False)
         (OUT / "readds-with-history.metadata.json").write_text(meta, encoding="utf-8")
         cases[-1].extra = ["--metadata", "db.t=readds-with-history.metadata.json"]
+    if want("drop-add-junit"):
+        # drop-add's file as a JUnit report (each finding placed in its statement's test case)
+        if not any(c.name == "drop-add" for c in cases):
+            (OUT / "drop-add.sql").write_text(drop_add(n(12_500)), encoding="utf-8")
+        cases.append(Case("drop-add-junit", OUT / "drop-add.sql", n(12_500) + 2, compare=False, extra=["--format", "junit"]))
+    if want("schema-json"):
+        # `icelint schema --format json` of N ADD COLUMNs: N + 1 schema versions, as metadata.json keeps
+        # them (text of N²/2 columns: its time grows with it; its memory must not)
+        add("schema-json", add_columns(n(4_000)), n(4_000) + 1, compare=False)
+        cases[-1].command, cases[-1].extra = "schema", ["--format", "json"]
     if want("suppressions"):
         add("suppressions", suppressions(n(50_000)), 1)
     if want("nested-comments"):
@@ -452,8 +468,8 @@ def main(argv: list[str] | None = None) -> int:
             if i >= (args.big_runs if c.name == "big-50mb" else args.runs):
                 continue  # the 50 MB file takes minutes a run: `--big-runs` says how many
             env = {"ICELINT_JOBS": "", "ICELINT_NO_CACHE": ""} if c.as_run else {"ICELINT_JOBS": "1", "ICELINT_NO_CACHE": "1"}
-            mine = lambda: c.samples.append(run([*ICELINT, c.path.name, *c.extra], OUT, env, fresh=c.as_run))  # noqa: E731
-            theirs = lambda: c.against.append(run([*ICELINT, c.path.name, *c.extra], OUT,  # noqa: E731
+            mine = lambda: c.samples.append(run([*ICELINT, c.command, c.path.name, *c.extra], OUT, env, fresh=c.as_run))  # noqa: E731
+            theirs = lambda: c.against.append(run([*ICELINT, c.command, c.path.name, *c.extra], OUT,  # noqa: E731
                                                   {**env, "PYTHONPATH": str(other)}, fresh=c.as_run))  # fmt: skip
             # with --against, the two alternate which runs first (a slow minute then hits both alike)
             for go in ((mine,) if other is None else (mine, theirs) if i % 2 == 0 else (theirs, mine)):

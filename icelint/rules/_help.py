@@ -68,6 +68,7 @@ class Proposed(NamedTuple):
     text: str
     here: tuple[str, ...] | None = None  # the statements that replace the flagged one (`sql(*here)` in `text`)
     elsewhere: tuple[Span, tuple[str, ...]] | None = None  # `replace_at(span, *statements)` in `text`
+    aside: str | None = None  # the name `elsewhere` renames a column to instead of dropping it, as SQL
 
 
 _BACKTICKED = re.compile(r"``\s(?P<double>.+?)\s``|`(?P<single>[^`]+)`")

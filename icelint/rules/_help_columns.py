@@ -247,7 +247,7 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     t = table_sql(table)
     leaf = path[-1]
     other = free_column_name(ctx, path[:-1], leaf)
-    here = elsewhere = None
+    here = elsewhere = aside_sql = None
     if is_new:
         stmts = here = with_column_renamed(ctx, path, other)
         first = (
@@ -270,7 +270,7 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
         aside_leaf = free_column_name(ctx, path[:-1], (aside or leaf).split(".")[-1], ("_old", "_old2", "_old3"))
         stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
         if stmts is not None:
-            elsewhere = (drop.step.span, tuple(stmts))
+            elsewhere, aside_sql = (drop.step.span, tuple(stmts)), ident(aside_leaf)
             parts.append(
                 f"or, if that drop has not run yet, keep the values under another name: {replace_at(drop.step.span, *stmts)}, "
                 f"backfill the new column from `{aside_leaf}`, switch readers, and drop `{aside_leaf}` in a later migration"
@@ -289,7 +289,7 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
                 f"(VERSION AS OF the last snapshot before the deployment that dropped `{old.path}`; "
                 f"`{table}.snapshots` lists them) and copy them into the new column with a MERGE on the table's key"
             )
-    return Proposed("; ".join(parts), tuple(here) if here else None, elsewhere)
+    return Proposed("; ".join(parts), tuple(here) if here else None, elsewhere, aside_sql)
 
 
 def replace_columns_help(ctx) -> str:

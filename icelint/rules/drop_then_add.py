@@ -185,9 +185,8 @@ def readd_fix(ctx: RuleContext, r: Readd, help_: Proposed):
     fix = _fixes.from_proposed(ctx, help_, _fixes.UNSAFE, "", elsewhere=True) if drop is not None else None
     if fix is None:  # the drop ran earlier (another file, or before this migration): a new name is the way out
         return _fixes.from_proposed(ctx, help_, _fixes.DISPLAY_ONLY, f"Add the new column under another name than `{'.'.join(r.path)}`")
-    aside = help_.elsewhere[1][0].split(" TO ", 1)[-1].strip()  # the first statement renames the dropped column aside
     message = (
-        f"Rename `{r.old.path}` aside to {aside} instead of dropping it, so that its values stay readable "
+        f"Rename `{r.old.path}` aside to {help_.aside} instead of dropping it, so that its values stay readable "
         f"(the column stays: backfill `{'.'.join(r.path)}` from it and drop it in a later migration)"
     )
     writes = _outcome_index.writes_after(ctx.result, drop.table, drop.step.index)  # not a scan per finding

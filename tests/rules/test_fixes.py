@@ -88,6 +88,16 @@ def test_drop_then_add_renames_the_old_column_aside() -> None:
     assert ("note_old", 2, "string", False, None) in cols and ("note", 5, "binary", False, None) in cols
 
 
+def test_drop_then_add_names_a_quoted_column_aside_whole() -> None:
+    """The fix's message names the new name as SQL, whatever the name holds (it was cut at " TO ")."""
+    sql = "CREATE TABLE db.t (id bigint, `a TO b` string) USING iceberg;\nINSERT INTO db.t VALUES (1, 'x');\n"
+    sql += "ALTER TABLE db.t DROP COLUMN `a TO b`;\nALTER TABLE db.t ADD COLUMN `a TO b` binary;\n"
+    (fix,) = fixes_of(sql, "ICE001")
+    assert fix.edits[0].content == "ALTER TABLE db.t RENAME COLUMN `a TO b` TO `a TO b_old`"
+    assert fix.message.startswith("Rename `a TO b` aside to `a TO b_old` instead of dropping it")
+    assert ("a TO b_old", 2, "string", False, None) in columns(fixed(sql))
+
+
 def test_drop_then_add_with_rows_written_between_is_display_only() -> None:
     sql = TABLE + (
         "ALTER TABLE db.t DROP COLUMN note;\nINSERT INTO db.t VALUES (2, named_struct('a', 2));\n"

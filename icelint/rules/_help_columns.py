@@ -392,15 +392,16 @@ def drop_aside_help(ctx, field_id: int) -> Proposed:
     )
 
 
-def emptied_struct_help(ctx, path: tuple[str, ...], field_id: int) -> str:
-    """ICE007: drop the whole column holding the emptied struct, unless a later statement refills it."""
+def emptied_struct_help(ctx, path: tuple[str, ...], field_id: int) -> Proposed:
+    """ICE007: drop the whole column holding the emptied struct, unless a later statement refills it
+    (with the DROP COLUMN proposed for this statement)."""
     t = table_sql(ctx.table_name)
     low = tuple(p.lower() for p in path)
     later = adds_into(ctx.result, ctx.outcome.table, low, ctx.step.index)  # a later statement refilling it
     if later is not None:
         for c in later.changes:
             if isinstance(c, ch.AddColumn) and tuple(p.lower() for p in c.column.path[:-1]) == low:
-                return (
+                return Proposed(
                     f"add the new field first: move the statement at {later.span.path}:{later.span.line} (it adds "
                     f"`{'.'.join(c.column.path)}`) before this drop"
                 )
@@ -408,9 +409,10 @@ def emptied_struct_help(ctx, path: tuple[str, ...], field_id: int) -> str:
     while len(top) > 1 and top[-1].lower() in ("element", "value", "key"):
         top.pop()
     drop = ".".join(top)
-    return (
-        f"drop the whole column instead: {sql(f'ALTER TABLE {t} DROP COLUMN {path_sql(top)}')}, or add `{drop}`'s "
-        "new field before dropping its last old one"
+    stmt = f"ALTER TABLE {t} DROP COLUMN {path_sql(top)}"
+    return Proposed(
+        f"drop the whole column instead: {sql(stmt)}, or add `{drop}`'s new field before dropping its last old one",
+        (stmt,),
     )
 
 

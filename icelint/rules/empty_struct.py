@@ -53,11 +53,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                     RULE,
                     f"`{ctx.table_name}`: `{name}` (field id {f.id}) is left as an empty struct<>; reads still work, but "
                     "every later write fails with 'Cannot write a schema with an empty group'",
-                    help_ := _help_columns.emptied_struct_help(ctx, path, f.id),
+                    (help_ := _help_columns.emptied_struct_help(ctx, path, f.id)).text,
                     span=_positions.change_span(ctx, path, prefix=True),
                     column=name,
                     field_id=f.id,
-                    fix=_fixes.from_help(ctx, help_, _fixes.DISPLAY_ONLY, "Drop the whole column instead of leaving an empty struct"),
+                    fix=_fixes.from_proposed(ctx, help_, _fixes.DISPLAY_ONLY, "Drop the whole column instead of leaving an empty struct"),
                 )
 
 

@@ -1,8 +1,8 @@
 """A fix taken from the statements its help recipe recorded (`_fixes.from_proposed`) is the fix parsed
 back out of the help's text (`_fixes.from_help`), edit for edit, over every input of
 `test_help_replay.py` (rule cases, replay fixtures, story, differential cases) and over generated
-drop/re-add runs: ICE001, ICE011, ICE015 and ICE016 build their fixes the first way (issue 15 §3: the
-parse of the help was 7 % of 12,500 drop/re-add pairs), and must not drift from what the help says.
+drop/re-add runs: ICE001, ICE007, ICE011, ICE015 and ICE016 build their fixes the first way (issue 15
+§3: the parse of the help was 7 % of 12,500 drop/re-add pairs), and must not drift from what the help says.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ def test_every_input_gets_the_fix_its_help_text_gives(compared: list) -> None:
     made = [c for c in compared if c[2]]
     assert len(compared) >= 100 and len(made) >= 50  # the corpus has many re-adds and drops with data
     assert any(c[1] for c in made) and any(not c[1] for c in made)  # a drop renamed aside, and the statement itself
+    assert {"Drop", "Rename", "Add"} <= {c[0] for c in made}  # ICE007's, ICE011's / ICE001's, ICE001's fixes
 
 
 @pytest.mark.parametrize("seed", range(8))

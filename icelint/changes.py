@@ -329,6 +329,12 @@ class Commit(NamedTuple):
     # whole name where the run does not tell a ref from a table, `Replay.apply` deciding; `lower._place_refs`)
     ref: NamedRef | None = None
 
+    @property
+    def ref_unplaced(self) -> bool:
+        """Whether the name (`db.t.branch_x`) is left for the replay to read as a table's or as a ref of
+        `db.t` (`lower._place_refs` could not tell; `Replay._ref_key` decides from the tables' states)."""
+        return self.ref is not None and self.table == self.ref.written
+
 
 class SessionConfig(NamedTuple):
     """`SET key=value` or `RESET [key]`: changes how later statements are resolved

@@ -55,7 +55,7 @@ def _place_refs(steps: list[ch.Step]) -> list[ch.Step]:
     names `db.t` as a table and not `t.branch_audit` (as `catalog.db.table`), and a table when it names
     that one; when it names neither, the replay decides from the tables' states (`Replay.apply`)."""
     table_key = ch.table_key
-    pending = [i for i, s in enumerate(steps) if isinstance(s, ch.Commit) and s.ref is not None and s.table == s.ref.written]
+    pending = [i for i, s in enumerate(steps) if isinstance(s, ch.Commit) and s.ref_unplaced]
     if not pending:
         return steps
     named = {table_key(s.table) for s in steps if isinstance(s, ch.Commit) and s.ref is None}

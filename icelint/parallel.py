@@ -71,7 +71,7 @@ def partition(steps: Sequence[ch.Step], groups: int) -> list[list[ch.Step]] | No
             key = table_key(s.table)
             if "." not in key or any(isinstance(c, ch.RenameTable) or (isinstance(c, ch.CreateTable) and c.as_select) for c in s.changes):
                 return None
-            if s.ref is not None and s.table == s.ref.written:  # a ref or a table: the replay decides (`Replay._ref_key`)
+            if s.ref_unplaced:  # a ref or a table: the replay decides (`Replay._ref_key`)
                 return None
             counts[key] = counts.get(key, 0) + 1
     if len(counts) < 2:

@@ -33,7 +33,7 @@ class Parsed:
         for s in self.steps:
             if isinstance(s, ch.Commit):
                 out.append(s.table)
-                if s.ref is not None and s.table == s.ref.written:
+                if s.ref_unplaced:
                     out.append(s.ref.parent)
         return out
 

@@ -28,8 +28,6 @@ def parse_spark(sql: str):
         logger.setLevel(level)
 
 
-
-
 SHOWN_FIELDS = 25  # Spark's spark.sql.debug.maxToStringFields: a struct in a message lists this many
 
 

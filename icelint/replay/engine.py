@@ -205,7 +205,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         three-part name the run could not place (`lower._place_refs`) is a ref of its first two parts
         when that table is known and no table of the whole name is, as Iceberg's SparkCatalog looks."""
         ref = step.ref
-        if step.table != ref.written:  # placed by `lower._place_refs`
+        if not step.ref_unplaced:  # placed by `lower._place_refs`
             return key, ref
         if key in self.tables:
             return key, None

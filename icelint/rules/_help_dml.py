@@ -43,7 +43,7 @@ def placed_ref(ctx: RuleContext) -> ch.NamedRef | None:
     (a three-part name can also be `catalog.db.table`: `Replay._ref_key`)."""
     commit = ctx.commit
     ref = commit.ref if commit is not None else None
-    if ref is None or (commit.table == ref.written and ctx.outcome.table == table_key(ref.written)):
+    if ref is None or (commit.ref_unplaced and ctx.outcome.table == table_key(ref.written)):
         return None
     return ref
 

@@ -103,7 +103,7 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
             return
         ref = ctx.commit.ref if ctx.commit is not None else None
         also = ""
-        if ref is not None and ctx.commit.table == ref.written:  # `db.t.branch_x`: neither `db.t` nor a table of that name known
+        if ref is not None and ctx.commit.ref_unplaced:  # `db.t.branch_x`: neither `db.t` nor a table of that name known
             also = f" (nor table `{ref.parent}`, of which the name would be {ref.label})"
         yield ctx.finding(
             RULE,

@@ -92,11 +92,15 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
         pending = pending_part(parsed, plan)
         initial = None
 
+    # a long run keeps its findings compressed: their texts (`findings.packing_texts`) and, in one
+    # process, the findings themselves until the replay is let go (`packed_findings`)
+    long_run = len(parsed.steps) >= PACK_FROM
+
     def lint_steps(steps, own: bool = False) -> list:
         steps = steps if own else list(steps)
         # replayed and linted statement by statement: the states of a long run are not all held at once
         replayer = Replay(initial, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments)
-        pack = own and len(steps) >= PACK_FROM  # a long run in one process: findings kept compressed
+        pack = own and long_run  # one process: `steps` is the whole run
         findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own, pack_findings=pack)
         if not own:
             return only_pending(findings, Run(parsed.sources, parsed.files, steps, result), plan)
@@ -108,8 +112,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
         found = findings.read() if pack else findings
         return with_moved([f for f in found if f.path in plan.pending_names], moved)
 
-    # a short run's findings keep their texts as they are; a long one's are packed (findings.packing_texts)
-    with packing_texts(len(parsed.steps) >= PACK_FROM):
+    with packing_texts(long_run):
         statements = pending.statement_count
         findings = lint_partitioned(parsed.steps, lint_steps)  # tables in parallel processes, when it pays
         if findings is None:  # here: the checker takes the steps over (what it keeps of each once linted: `changes.linted`)

@@ -123,7 +123,7 @@ def writes_after(result, table: str, step_index: int) -> bool:
         named: dict[str, int] = {}  # table key → the last step writing to it by a qualified name
         bare: dict[str, int] = {}  # unqualified name → the last step writing to it
         for step in result.steps:
-            if isinstance(step, ch.Commit) and any(isinstance(c, ch.WriteData) for c in step.changes):
+            if isinstance(step, ch.Commit) and _writes(step.changes):
                 key = table_key(step.table)
                 (named if "." in key else bare)[key] = step.index
         ix.ahead = (named, bare)

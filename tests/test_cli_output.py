@@ -227,7 +227,7 @@ def test_schemas_are_package_data() -> None:
     root = Path(__file__).resolve().parent.parent
     text = (root / "pyproject.toml").read_text(encoding="utf-8")
     assert '"schemas/*.json"' in text
-    assert "icelint/schemas/check-report.json" in (root / "README.md").read_text(encoding="utf-8")
+    assert "icelint/schemas/check-report.json" in (root / "docs" / "output-formats.md").read_text(encoding="utf-8")
 
 
 # --------------------------------------------------------------------------- shell completion

@@ -1,5 +1,5 @@
-"""The README's "Fixes" example is what the tool prints: its Before SQL, checked and then fixed,
-gives the report and the After SQL the README shows."""
+"""The example of docs/fixes.md is what the tool prints: its Before SQL, checked and then fixed,
+gives the report and the After SQL the page shows."""
 
 from __future__ import annotations
 
@@ -13,12 +13,10 @@ V1 = "CREATE TABLE db.logs (id bigint, level string, logged_at timestamp) USING 
 
 
 def _section() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index("### Fixes")
-    return text[start : text.index("\n### ", start + 1)]
+    return (ROOT / "docs" / "fixes.md").read_text(encoding="utf-8")
 
 
-def test_the_readme_fix_example_is_what_icelint_prints(tmp_path: Path) -> None:
+def test_the_fixes_page_example_is_what_icelint_prints(tmp_path: Path) -> None:
     section = _section()
     before, after = re.findall(r"```sql\n(.*?)```", section, re.S)[:2]
     console = re.search(r"```console\n(.*?)```", section, re.S)[1]

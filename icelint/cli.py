@@ -15,6 +15,7 @@ import click
 from icelint import __version__
 from icelint.check_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, run, write_report  # noqa: F401 - the exit codes, named here too
 from icelint.check_run import state_sources
+from icelint.cli_help import SectionedCommand
 from icelint.reporters import FORMATS
 from icelint.source import InputError
 from icelint.sources.options import state_options
@@ -30,7 +31,10 @@ metadata_option = click.option(
 
 
 class IcelintGroup(click.Group):
-    """Turns every expected failure into one line on stderr and exit code 2, never a traceback."""
+    """Turns every expected failure into one line on stderr and exit code 2, never a traceback.
+    Its commands list their options in sections (`icelint.cli_help`)."""
+
+    command_class = SectionedCommand
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:

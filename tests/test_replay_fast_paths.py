@@ -104,7 +104,7 @@ def _check_older_versions(meta: TableMetadata, last: int) -> None:
     """Lookups in the newest `last` schema versions (those that gave their tables to a successor are
     answered from the successor's table and the entries it overwrote, `model/table.py _older`)
     equal lookups in a fresh copy of each, for every name and id of the version and of the newest."""
-    from icelint.model.table import _older
+    from icelint.model.schema import _older
 
     newest = meta.schemas[-1]
     for s in list(meta.schemas)[-last:]:
@@ -125,7 +125,7 @@ def _check_older_versions(meta: TableMetadata, last: int) -> None:
 
 def test_older_versions_answer_from_the_newest_table() -> None:
     """The walk of `_older` is taken (no table built) for the version before the newest."""
-    from icelint.model import table as model
+    from icelint.model import schema as model
 
     sql = "CREATE TABLE db.t (id bigint, a string, b int) USING iceberg;\n" + "\n".join(
         f"ALTER TABLE db.t ADD COLUMN c{i} string;" for i in range(3)
@@ -172,7 +172,7 @@ def test_lookup_tables_move_to_the_newest_schema() -> None:
         assert schema.top_level("ID", case_sensitive=False) is not None  # builds or uses the lookup table
         table = schema.__dict__.get("_lower_names")
         if table is None:  # built for a schema without its own: among the newest few (model/table.py)
-            from icelint.model.table import _BUILT
+            from icelint.model.schema import _BUILT
 
             table = _BUILT[(id(schema), "_lower_names")][1]
         if previous is not None:
@@ -202,7 +202,7 @@ def test_tables_moved_between_far_versions_equal_fresh_ones(seed: int, monkeypat
     each answer equals a table built afresh for that version."""
     import random
 
-    from icelint.model import table as model
+    from icelint.model import schema as model
 
     rng = random.Random(seed)
     cols = [f"c{i}" for i in range(70)]

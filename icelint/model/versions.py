@@ -33,7 +33,7 @@ from operator import is_, is_not
 from typing import Any, Sequence
 
 from icelint.model.chain import CHUNK, Rope, same_ends, share
-from icelint.model.table import Schema, forget_built  # `table` reads this module only when a retired version is read
+from icelint.model.schema import Schema, forget_built
 
 MAX_SPLICE = 2 * CHUNK  # a version whose difference holds more fields than this (a far reorder) is kept whole
 
@@ -186,3 +186,20 @@ def _one_differs(a: Sequence[Any], b: Sequence[Any]) -> int:
         return -1
     i = next(compress(count(), map(is_not, a, b)), n)
     return i if i < n and all(map(is_, a[i + 1 :], b[i + 1 :])) else -1
+
+
+class _RetiredFields:
+    """`Schema.fields` for a version whose instance dict does not hold them: an older version the
+    streamed replay keeps as its difference from the next one (`retire`). A non-data descriptor,
+    set on the class when this module is loaded, which is before any version can be retired: a
+    version that holds its fields reads them from its dict as before, at no cost."""
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        if obj is None:
+            return self
+        if obj.__dict__.get("_retired") is None:
+            raise AttributeError("fields")
+        return revive(obj)
+
+
+Schema.fields = _RetiredFields()  # type: ignore[assignment,misc]

@@ -259,6 +259,14 @@ def snapshot(tables, out, check_only, metadata, sources) -> None:
 
 
 
+@main.command()
+def server() -> None:
+    """Run the language server (LSP over standard input and output) for editors."""
+    from icelint.server import main as serve
+
+    sys.exit(serve())
+
+
 def entry() -> None:
     """The `icelint` executable (and `python -m icelint`): `main` in a process of its own.
 

@@ -1,0 +1,234 @@
+"""`icelint server`: the language server (LSP over standard input and output, with pygls).
+
+- Diagnostics: on open, on change (debounced: a check starts once the edits pause for `debounce`
+  seconds, 0.04 by default, `initializationOptions.debounce` to change it) and on save, the
+  findings `icelint check --stdin-filename PATH` reports for the editor's text (`engine`).
+- After a file changes, the other open files of the same migrations folder that come later in
+  migration order are checked again: their history changed.
+- Code actions: the findings' fixes (safe ones first and preferred, unsafe ones labelled), and a
+  suppression comment for the statement or the file, with a reason to fill in.
+- Hover over a finding: the rule's documentation (`icelint explain`).
+
+A check that fails, whatever the text (parse errors, garbage, binary), never stops the server:
+an input error is shown as one diagnostic at the file's start, anything else is logged and shown
+as one diagnostic saying the file could not be checked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from icelint import __version__
+from icelint.server import convert
+from icelint.server.engine import Checked, check_document
+from icelint.server.slices import Slicer
+
+DEBOUNCE = 0.04  # seconds without an edit before a changed file is checked
+
+log = logging.getLogger("icelint.server")
+
+
+@dataclass
+class Result:
+    """The last check of one document: its version, the editor's text it read, and what it found."""
+
+    version: int | None
+    lines: convert.Lines
+    checked: Checked
+    path: Path
+
+
+@dataclass
+class State:
+    """Everything the server keeps between requests (one instance per server)."""
+
+    debounce: float = DEBOUNCE
+    results: dict[str, Result] = field(default_factory=dict)  # uri → its last check
+    queue: dict[str, bool] = field(default_factory=dict)  # uri → whether its dependents follow, in order
+    timer: object = None  # the loop's handle of the next run of the queue
+    slicer: Slicer = field(default_factory=Slicer)
+
+
+def make_server() -> LanguageServer:
+    server = LanguageServer("icelint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+    state = State()
+
+    def path_of(uri: str) -> Path | None:
+        try:
+            p = to_fs_path(uri)
+        except Exception:  # noqa: BLE001 - a URI that names no file
+            return None
+        return Path(p) if p and uri.startswith("file:") else None
+
+    def open_texts() -> dict[str, str]:
+        out = {}
+        for uri, doc in list(server.workspace.text_documents.items()):
+            p = path_of(uri)
+            if p is not None:
+                out[os.path.abspath(p)] = doc.source
+        return out
+
+    def check(uri: str) -> Result | None:
+        doc = server.workspace.text_documents.get(uri)
+        path = path_of(uri)
+        if doc is None or path is None:
+            return None
+        text = doc.source
+        lines = convert.Lines(text)
+        body = text[1:] if lines.bom else text
+        others = open_texts()
+        others[os.path.abspath(path)] = body
+        try:
+            checked = check_document(Path(os.path.abspath(path)), body, others, state.slicer)
+        except Exception as e:  # noqa: BLE001 - no text may stop the server
+            log.error("checking %s failed:\n%s", path, traceback.format_exc())
+            checked = Checked(None, error=f"internal error: {type(e).__name__}: {e} (the server's log has the details)")
+        result = Result(doc.version, lines, checked, path)
+        state.results[uri] = result
+        publish(uri, result)
+        return result
+
+    def publish(uri: str, result: Result) -> None:
+        checked = result.checked
+        if checked.report is None:
+            diags = [convert.error_diagnostic(checked.error or "the file could not be checked")]
+        else:
+            report = checked.report
+            diags = [convert.diagnostic(f, result.lines, report.docs_url) for f in findings_of(result)]
+        server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=result.version))
+
+    def findings_of(result: Result) -> list:
+        report = result.checked.report
+        if report is None:
+            return []
+        mine = os.path.abspath(result.path)
+        return [f for f in report.findings if os.path.abspath(f.path) == mine]
+
+    def dependents(uri: str, result: Result) -> list[str]:
+        """The open files that come after `uri` in its migrations folder (their history includes it)."""
+        from icelint.discovery import sort_key
+
+        folder = result.checked.migrations
+        if folder is None:
+            return []
+        root = os.path.realpath(folder)
+
+        def key(p: Path):
+            try:
+                rel = Path(os.path.realpath(p)).relative_to(root).as_posix()
+            except ValueError:
+                return None
+            return sort_key(rel, result.checked.order)
+
+        mine = key(result.path)
+        out = []
+        for other in list(server.workspace.text_documents):
+            p = path_of(other)
+            if other == uri or p is None:
+                continue
+            k = key(p)
+            if k is not None and (mine is None or k > mine):
+                out.append(other)
+        return out
+
+    def run_queue() -> None:
+        state.timer = None
+        if not state.queue:
+            return
+        uri = next(iter(state.queue))
+        cascade = state.queue.pop(uri)
+        result = check(uri)
+        if cascade and result is not None:
+            for other in dependents(uri, result):
+                state.queue.setdefault(other, False)
+        if state.queue:
+            state.timer = asyncio.get_running_loop().call_soon(run_queue)  # the messages that arrived meanwhile go first
+
+    def want(uri: str, delay: float) -> None:
+        state.queue.pop(uri, None)
+        state.queue = {uri: True, **state.queue}  # the edited file first, the dependents after it
+        if state.timer is not None:
+            state.timer.cancel()
+        state.timer = asyncio.get_running_loop().call_later(delay, run_queue) if delay > 0 else asyncio.get_running_loop().call_soon(run_queue)
+
+    @server.feature(lsp.INITIALIZE)
+    def initialize(ls: LanguageServer, params: lsp.InitializeParams) -> None:
+        opts = params.initialization_options
+        if isinstance(opts, dict) and isinstance(opts.get("debounce"), (int, float)) and opts["debounce"] >= 0:
+            state.debounce = float(opts["debounce"])
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        want(params.text_document.uri, 0)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        want(params.text_document.uri, state.debounce)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        want(params.text_document.uri, 0)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        result = state.results.pop(uri, None)
+        state.queue.pop(uri, None)
+        server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        if result is not None:  # its unsaved text is gone: the files after it read the disk again
+            for other in dependents(uri, result):
+                state.queue.setdefault(other, False)
+            if state.queue and state.timer is None:
+                state.timer = asyncio.get_running_loop().call_soon(run_queue)
+
+    def current(uri: str) -> Result | None:
+        """The document's last check, if it read the text the editor has now (else its positions are stale)."""
+        result = state.results.get(uri)
+        doc = server.workspace.text_documents.get(uri)
+        if result is None or doc is None or result.version != doc.version or result.checked.report is None:
+            return None
+        return result
+
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+    def code_action(ls: LanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+        uri = params.text_document.uri
+        result = current(uri)
+        if result is None:
+            return None
+        here = convert.at(findings_of(result), result.lines, params.range)
+        statements = result.checked.statements.get(str(os.path.abspath(result.path)), [])
+        return convert.code_actions(uri, here, result.lines, statements, result.checked.report.docs_url) or None
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        result = current(params.text_document.uri)
+        if result is None:
+            return None
+        return convert.hover(findings_of(result), result.lines, params.position)
+
+    return server
+
+
+def serve() -> int:
+    """Run the server on standard input and output until the client says `exit`."""
+    import gc
+
+    from icelint import parallel
+
+    gc.enable()  # a long-lived process: `cli.entry` turns the collector off for one-shot runs
+    parallel.enabled = False  # no forks from a process with threads (the LSP reader)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="icelint server: %(levelname)s: %(message)s")
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # whatever prints by mistake must not corrupt the protocol on stdout
+    make_server().start_io(stdin, stdout)
+    return 0

@@ -1,0 +1,108 @@
+"""The language server's one call into the engine: the report `icelint check` gives for one file.
+
+`check_document` is the only function of the server that runs the check. Today it calls the
+CLI's own path for an editor (`check_report` with `--stdin-filename PATH`: the configuration
+found from PATH's folder, the configured `migrations` folder as history, the configured state),
+with the editor's unsaved texts standing in for the files on disk; it is the one place to
+re-point when the engine gets a single entry that takes in-memory texts.
+
+Around that call sits the server's speed (`slices.Slicer`): the migrations folder's files that
+cannot change this file's verdicts (they touch only other tables) are handed to the engine as
+empty texts, so that a keystroke does not re-parse and re-replay the whole folder. The engine
+itself is not changed; `tests/server/test_slices.py` proves that both give the same findings.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from icelint.source import InputError
+
+_STDIN_LOCK = threading.Lock()  # the swap of `sys.stdin` below is process-wide
+
+
+@dataclass
+class Checked:
+    """What a check of one document gave: the report (None: an input error, in `error`)."""
+
+    report: object | None
+    error: str | None = None
+    sliced: bool = False  # whether files of the folder were left out (`slices`)
+    migrations: Path | None = None  # the migrations folder in force for the file (its history)
+    order: str = "flyway"
+    statements: dict = field(default_factory=dict)  # path → [(line, column, end_line, end_column)] of its statements
+
+
+def config_for(path: Path):
+    """The configuration in force for `path`: the nearest `[tool.icelint]` from its folder up (as
+    `icelint check --stdin-filename PATH` finds it)."""
+    from icelint.config import load_config
+
+    return load_config(path.parent.resolve())
+
+
+def check_document(path: Path, text: str, open_texts: dict[str, str], slicer=None) -> Checked:
+    """The findings `icelint check --stdin-filename PATH` reports for `text` (the buffer of `path`),
+    with `open_texts` (absolute path → unsaved text) standing in for the other files on disk.
+    An input error (a broken configuration, a missing migrations folder) comes back as one line."""
+    try:
+        cfg = config_for(path)
+        texts = _own(open_texts)
+        blank = slicer.blank_files(path, text, cfg, open_texts) if slicer is not None else []
+        if blank:
+            sliced = dict(texts)
+            for p in blank:
+                for key in _spellings(p):
+                    sliced[key] = ""
+            report = _run(cfg, path, text, sliced)
+            if not slicer.needs_whole_folder(report):
+                return _checked(report, cfg, sliced=True)
+        report = _run(cfg, path, text, texts)
+    except InputError as e:
+        return Checked(None, error=str(e))
+    return _checked(report, cfg)
+
+
+def _checked(report, cfg, sliced: bool = False) -> Checked:
+    return Checked(report, sliced=sliced, migrations=cfg.migrations, order=cfg.order,
+                   statements=getattr(report, "statements_by_file", None) or {})
+
+
+def _own(open_texts: dict[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for p, t in open_texts.items():
+        for key in _spellings(Path(p)):
+            out[key] = t
+    return out
+
+
+def _run(cfg, path: Path, text: str, texts: dict[str, str]):
+    """`check_report` as `icelint check --stdin-filename PATH` calls it, the buffer as its standard input."""
+    from icelint.check_run import check_report
+
+    with _STDIN_LOCK:
+        saved = sys.stdin
+        sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode("utf-8", "surrogatepass")), encoding="utf-8")
+        try:
+            # fmt "junit": the report also lists each file's statements (where a suppression comment goes)
+            return check_report(cfg, (), (), None, None, {"stdin_filename": str(path), "texts": texts}, "junit")
+        finally:
+            sys.stdin = saved
+
+
+def _spellings(p: Path) -> list[str]:
+    """The ways a plan may spell a file: absolute, and relative to the working directory (a
+    configured folder's files are shown relative to it)."""
+    out = [str(p)]
+    try:
+        rel = os.path.relpath(p, Path.cwd())
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return out
+    if rel not in out:
+        out.append(rel)
+    return out

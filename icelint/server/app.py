@@ -154,9 +154,10 @@ def make_server() -> LanguageServer:
         if state.queue:
             state.timer = asyncio.get_running_loop().call_soon(run_queue)  # the messages that arrived meanwhile go first
 
-    def want(uri: str, delay: float) -> None:
-        state.queue.pop(uri, None)
-        state.queue = {uri: True, **state.queue}  # the edited file first, the dependents after it
+    def want(uri: str, delay: float, cascade: bool = False) -> None:
+        """Check `uri` first (after `delay`), and with `cascade` the open files after it then."""
+        cascade = state.queue.pop(uri, False) or cascade
+        state.queue = {uri: cascade, **state.queue}  # the edited file first, the dependents after it
         if state.timer is not None:
             state.timer.cancel()
         state.timer = asyncio.get_running_loop().call_later(delay, run_queue) if delay > 0 else asyncio.get_running_loop().call_soon(run_queue)
@@ -173,8 +174,9 @@ def make_server() -> LanguageServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        want(params.text_document.uri, state.debounce)
+        want(params.text_document.uri, state.debounce, cascade=True)
 
+    # open and save: the text the other files read (the editor's) is unchanged, so are their findings
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
         want(params.text_document.uri, 0)

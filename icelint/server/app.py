@@ -208,7 +208,7 @@ def make_server() -> LanguageServer:
         if result is None:
             return None
         here = convert.at(findings_of(result), result.lines, params.range)
-        statements = result.checked.statements.get(str(os.path.abspath(result.path)), [])
+        statements = next((v for k, v in result.checked.statements.items() if os.path.abspath(k) == os.path.abspath(result.path)), [])
         return convert.code_actions(uri, here, result.lines, statements, result.checked.report.docs_url) or None
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)

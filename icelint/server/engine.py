@@ -81,6 +81,13 @@ def _own(open_texts: dict[str, str]) -> dict[str, str]:
     return out
 
 
+def display_name(path: Path) -> str:
+    """How findings name the file: relative to the working directory (the editor's workspace) when
+    under it, as `icelint check` run there names its files; else the absolute path."""
+    rel = _spellings(path)[-1]
+    return rel if not rel.startswith("..") and not os.path.isabs(rel) else str(path)
+
+
 def _run(cfg, path: Path, text: str, texts: dict[str, str]):
     """`check_report` as `icelint check --stdin-filename PATH` calls it, the buffer as its standard input."""
     from icelint.check_run import check_report
@@ -90,7 +97,7 @@ def _run(cfg, path: Path, text: str, texts: dict[str, str]):
         sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode("utf-8", "surrogatepass")), encoding="utf-8")
         try:
             # fmt "junit": the report also lists each file's statements (where a suppression comment goes)
-            return check_report(cfg, (), (), None, None, {"stdin_filename": str(path), "texts": texts}, "junit")
+            return check_report(cfg, (), (), None, None, {"stdin_filename": display_name(path), "texts": texts}, "junit")
         finally:
             sys.stdin = saved
 

@@ -168,3 +168,25 @@ def test_without_the_extra_one_line_and_exit_2(tmp_path: Path) -> None:
     assert proc.stderr.strip().splitlines() == [
         "icelint: error: `icelint server` needs the lsp extra (pygls, lsprotocol): pip install 'icelint[lsp]'"]
     assert proc.stdout == ""
+
+
+def test_positions_count_utf16_units_and_a_byte_order_mark(tmp_path: Path) -> None:
+    root = project(tmp_path, {"migrations/V1__create.sql": CREATE})
+    v2 = root / "migrations" / "V2__drop.sql"
+    drop = "ALTER TABLE db.events /* 😀 é */ DROP COLUMN payload;\n"  # 😀 is two UTF-16 units, é one
+
+    async def go():
+        async with Editor(root) as ed:
+            got = await ed.open(v2, drop)
+            start = drop.index("payload")
+            assert [(d.code, d.range) for d in got] == [
+                ("ICE011", lsp.Range(lsp.Position(0, start + 1), lsp.Position(0, start + 1 + len("payload"))))]
+            got = await ed.change(v2, "\ufeff" + drop)  # the mark is a character of the editor's first line
+            assert [d.range for d in got] == [lsp.Range(lsp.Position(0, start + 2), lsp.Position(0, start + 2 + len("payload")))]
+            actions = await ed.code_actions(v2, got[0].range)
+            stmt = next(a for a in actions if a.title.endswith("for this statement"))
+            text = apply_edits("\ufeff" + drop, stmt.edit.changes[uri_of(v2)])
+            assert text == "\ufeff-- icelint: ignore ICE011 -- <reason>\n" + drop
+            assert await ed.change(v2, text) == []
+
+    run(go())

@@ -141,4 +141,4 @@ class Slicer:
         is given the names of every table of the run as suggestions."""
         from icelint.rules._base import RUNTIME_RULE
 
-        return any(f.rule == RUNTIME_RULE and "not known here" in f.message for f in report.findings)
+        return any(f.rule == RUNTIME_RULE and "not known here" in f.message for f in [*report.findings, *report.suppressed])

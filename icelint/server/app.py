@@ -9,6 +9,9 @@
   suppression comment for the statement or the file, with a reason to fill in.
 - Hover over a finding: the rule's documentation (`icelint explain`).
 
+Checks run one at a time in a worker thread, so the server answers hover and code actions while a
+long one runs; diagnostics carry the version of the text they were made from.
+
 A check that fails, whatever the text (parse errors, garbage, binary), never stops the server:
 an input error is shown as one diagnostic at the file's start, anything else is logged and shown
 as one diagnostic saying the file could not be checked.
@@ -21,6 +24,7 @@ import logging
 import os
 import sys
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,8 +59,11 @@ class State:
     debounce: float = DEBOUNCE
     results: dict[str, Result] = field(default_factory=dict)  # uri → its last check
     queue: dict[str, bool] = field(default_factory=dict)  # uri → whether its dependents follow, in order
-    timer: object = None  # the loop's handle of the next run of the queue
-    slicer: Slicer = field(default_factory=Slicer)
+    timer: object = None  # the loop's handle of the debounced start of the queue
+    running: object = None  # the task working through the queue, while it does
+    slicer: Slicer = field(default_factory=Slicer)  # used by the worker thread only
+    # one thread runs the checks, one at a time: the LSP loop keeps answering (hover, code actions) meanwhile
+    worker: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="icelint-check"))
 
 
 def make_server() -> LanguageServer:
@@ -75,25 +82,32 @@ def make_server() -> LanguageServer:
         for uri, doc in list(server.workspace.text_documents.items()):
             p = path_of(uri)
             if p is not None:
-                out[os.path.abspath(p)] = doc.source
+                out[os.path.abspath(p)] = doc.source.removeprefix("\ufeff")  # as a file is read: without the mark
         return out
 
-    def check(uri: str) -> Result | None:
+    def run_check(path: Path, body: str, others: dict[str, str]) -> Checked:
+        """The check, in the worker thread; whatever goes wrong, a `Checked` comes back."""
+        try:
+            return check_document(path, body, others, state.slicer)
+        except Exception as e:  # noqa: BLE001 - no text may stop the server
+            log.error("checking %s failed:\n%s", path, traceback.format_exc())
+            return Checked(None, error=f"internal error: {type(e).__name__}: {e} (the server's log has the details)")
+
+    async def check(uri: str) -> Result | None:
         doc = server.workspace.text_documents.get(uri)
         path = path_of(uri)
         if doc is None or path is None:
             return None
-        text = doc.source
+        text, version = doc.source, doc.version  # read here, in the loop: the editor's text as it is now
         lines = convert.Lines(text)
         body = text[1:] if lines.bom else text
         others = open_texts()
         others[os.path.abspath(path)] = body
-        try:
-            checked = check_document(Path(os.path.abspath(path)), body, others, state.slicer)
-        except Exception as e:  # noqa: BLE001 - no text may stop the server
-            log.error("checking %s failed:\n%s", path, traceback.format_exc())
-            checked = Checked(None, error=f"internal error: {type(e).__name__}: {e} (the server's log has the details)")
-        result = Result(doc.version, lines, checked, path)
+        checked = await asyncio.get_running_loop().run_in_executor(
+            state.worker, run_check, Path(os.path.abspath(path)), body, others)
+        if uri not in server.workspace.text_documents:
+            return None  # closed meanwhile
+        result = Result(version, lines, checked, path)
         state.results[uri] = result
         publish(uri, result)
         return result
@@ -138,21 +152,27 @@ def make_server() -> LanguageServer:
                 continue
             k = key(p)
             if k is not None and (mine is None or k > mine):
-                out.append(other)
-        return out
+                out.append((k, other))
+        return [other for _, other in sorted(out)]
 
-    def run_queue() -> None:
+    async def drain() -> None:
+        """Check the queued files one after the other, until the queue is empty or an edit is
+        being debounced (its timer starts the queue again)."""
+        try:
+            while state.queue and state.timer is None:
+                uri = next(iter(state.queue))
+                cascade = state.queue.pop(uri)
+                result = await check(uri)
+                if cascade and result is not None:
+                    for other in dependents(uri, result):
+                        state.queue.setdefault(other, False)
+        finally:
+            state.running = None
+
+    def kick() -> None:
         state.timer = None
-        if not state.queue:
-            return
-        uri = next(iter(state.queue))
-        cascade = state.queue.pop(uri)
-        result = check(uri)
-        if cascade and result is not None:
-            for other in dependents(uri, result):
-                state.queue.setdefault(other, False)
-        if state.queue:
-            state.timer = asyncio.get_running_loop().call_soon(run_queue)  # the messages that arrived meanwhile go first
+        if state.running is None and state.queue:
+            state.running = asyncio.ensure_future(drain())
 
     def want(uri: str, delay: float, cascade: bool = False) -> None:
         """Check `uri` first (after `delay`), and with `cascade` the open files after it then."""
@@ -160,7 +180,7 @@ def make_server() -> LanguageServer:
         state.queue = {uri: cascade, **state.queue}  # the edited file first, the dependents after it
         if state.timer is not None:
             state.timer.cancel()
-        state.timer = asyncio.get_running_loop().call_later(delay, run_queue) if delay > 0 else asyncio.get_running_loop().call_soon(run_queue)
+        state.timer = asyncio.get_running_loop().call_later(delay, kick)
 
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: LanguageServer, params: lsp.InitializeParams) -> None:
@@ -190,8 +210,8 @@ def make_server() -> LanguageServer:
         if result is not None:  # its unsaved text is gone: the files after it read the disk again
             for other in dependents(uri, result):
                 state.queue.setdefault(other, False)
-            if state.queue and state.timer is None:
-                state.timer = asyncio.get_running_loop().call_soon(run_queue)
+            if state.timer is None:
+                kick()
 
     def current(uri: str) -> Result | None:
         """The document's last check, if it read the text the editor has now (else its positions are stale)."""

@@ -153,7 +153,9 @@ def main() -> None:
         ("10 tables, middle file (last one open)", ten, "V20__step_20.sql", "V40__step_40.sql"),
         ("1 table, last file", one, "V40__step_40.sql", None),
     ]
-    print(f"4,000 statements / 40 files; {args.edits} edits after {args.warmup} warm-up; debounce {args.debounce * 1000:.0f} ms")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"4,000 statements / 40 files; {args.edits} edits after {args.warmup} warm-up; debounce {args.debounce * 1000:.0f} ms; "
+          f"{os.cpu_count()} CPUs, load average {load}")
     print("| Case | Open (cold) | Round-trip median | p90 | max | Server CPU / edit | Later file re-checked (median) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, root, edited, also in rows:

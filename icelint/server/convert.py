@@ -11,7 +11,7 @@ links to other places, which the help is not (ruff's server sends none either).
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from lsprotocol import types as lsp
 
@@ -87,7 +87,9 @@ def error_diagnostic(text: str) -> lsp.Diagnostic:
 
 
 def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
-    key = lambda p: (p.line, p.character)  # noqa: E731
+    def key(p: lsp.Position) -> tuple[int, int]:
+        return p.line, p.character
+
     return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
 
 

@@ -118,7 +118,7 @@ class Slicer:
         infos: list[tuple[Path, FileTables]] = []
         for f in order_folder(folder, cfg.order):
             full = Path(os.path.abspath(f))
-            if os.path.realpath(full) == me:
+            if full.name == path.name and os.path.realpath(full) == me:  # (the plan leaves out a link to it under another name)
                 continue
             buffer = open_texts.get(str(full))
             info = self._of_text(str(full), buffer) if buffer is not None else self._of_disk(full)

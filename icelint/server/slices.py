@@ -12,6 +12,8 @@ The cut is made only when it cannot change a result, as `parallel.partition` dec
 - every statement of every file names its table with a namespace, no statement renames a table,
   no `CREATE TABLE ... AS SELECT` reads other tables, no table name carries a ref's suffix, and no
   file has `${placeholders}` (their values may name tables);
+- a statement that writes rows from a query (`INSERT ... SELECT ... FROM db.src`, `MERGE ... USING`)
+  names the tables it reads too (their schemas type the query), with a namespace;
 - the file under review has only statements on tables (a `SET` there is judged by every later
   statement of the run); files of the folder with other statements (`SET`, `USE`, statements icelint
   cannot read) are always kept;
@@ -26,10 +28,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 MAX_ENTRIES = 20_000  # files remembered; beyond, the oldest half is forgotten
+# the tables a DML statement reads (`INSERT ... SELECT ... FROM db.src`, `MERGE ... USING db.src`): the
+# replay types its query from their schemas, so they belong to the file's tables
+_READS = re.compile(r"\b(?:FROM|JOIN|USING|TABLE)\s+(`[^`]*`(?:\.`[^`]*`)*|[\w.`]+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,13 @@ def file_tables(path: str, text: str) -> FileTables:
         if any(isinstance(c, ch.RenameTable) or (isinstance(c, ch.CreateTable) and c.as_select) for c in s.changes):
             return FORBIDS
         tables.add(key)
+        for c in s.changes:
+            sql = c.sql if isinstance(c, ch.WriteData) else None
+            for name in _READS.findall(sql or ""):
+                read = ch.table_key(name.replace("`", ""))
+                if "." not in read:  # a CTE's name, or a table the session's namespace resolves: no cut
+                    return FORBIDS
+                tables.add(read)
     return FileTables(frozenset(tables), other, False)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from icelint.config import load_config
 from icelint.server.engine import check_document
 from icelint.server.slices import Slicer, file_tables
 from tests.rules.test_rule_cases import CASES
@@ -48,6 +49,9 @@ EDITS = {
     "a parse error": "ALTER TABLE db.t2 ADD COLUMN ((;\nALTER TABLE db.t2 ADD COLUMN payload string;\n",
     "a placeholder": "ALTER TABLE ${schema}.t2 ADD COLUMN payload string;\n",
     "a suppression": "-- icelint: ignore ICE001 -- backfilled\nALTER TABLE db.t2 ADD COLUMN payload string;\n-- icelint: ignore ICE011\n",
+    "an INSERT reading another table": "INSERT INTO db.t2 SELECT id FROM db.t1;\nINSERT INTO db.t2 SELECT * FROM db.t3;\n",
+    "a MERGE": "MERGE INTO db.t2 t USING (SELECT * FROM db.t0) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *;\n",
+    "a CTE": "WITH x AS (SELECT * FROM db.t1) INSERT INTO db.t2 SELECT * FROM x;\n",
     "nothing": "",
 }
 
@@ -70,7 +74,6 @@ def test_a_cut_is_made_and_kept_files_are_the_right_ones(tmp_path: Path, monkeyp
     slicer = Slicer()
     path = root / "migrations" / "V11__step_11.sql"  # table t2
     assert both(path, path.read_text() + EDITS["re-add after a drop"], slicer)
-    from icelint.config import load_config
 
     blank = {p.name for p in slicer.blank_files(path, path.read_text(), load_config(root), {})}
     assert blank == {f"V{k + 1}__step_{k + 1}.sql" for k in range(12) if k % 4 != 2 and k != 4}
@@ -96,6 +99,8 @@ def test_file_tables() -> None:
     assert file_tables("a.sql", "ALTER TABLE cat.DB.Events ADD COLUMN x int;\nINSERT INTO db.o VALUES (1);\n").tables == {"db.events", "db.o"}
     assert file_tables("a.sql", "USE db;\n").has_other
     assert file_tables("a.sql", "ALTER TABLE db.t.branch_x ADD COLUMN x int;\n").forbids
+    reads = "INSERT INTO db.a SELECT * FROM db.b JOIN `db`.`c` ON 1 = 1;\nMERGE INTO db.a USING (SELECT * FROM cat.db.d) s ON 1 = 1 WHEN MATCHED THEN DELETE;\n"
+    assert file_tables("a.sql", reads).tables == {"db.a", "db.b", "db.c", "db.d"}
 
 
 FOLDER_CASES = [c for c in CASES if c.path.is_dir()]
@@ -114,3 +119,21 @@ def test_the_rule_corpus_folders(tmp_path: Path, monkeypatch) -> None:
         for f in sorted((root / "migrations").iterdir()):
             cut += both(f, f.read_text(encoding="utf-8"), slicer)
     assert len(FOLDER_CASES) >= 10 and cut > 0
+
+
+def test_a_query_reads_the_schemas_of_other_tables(tmp_path: Path, monkeypatch) -> None:
+    """`INSERT INTO db.b SELECT ... FROM db.a` is typed from `db.a`'s schema: db.a's files stay in the cut."""
+    root = project(tmp_path, {
+        "migrations/V1__a.sql": "CREATE TABLE db.a (id bigint, name string) USING iceberg;\n",
+        "migrations/V2__b.sql": "CREATE TABLE db.b (id bigint, n int, s struct<x: int>) USING iceberg;\n",
+        "migrations/V3__c.sql": "CREATE TABLE db.c (id bigint) USING iceberg;\n",
+    })
+    monkeypatch.chdir(root)
+    path = root / "migrations" / "V4__insert.sql"
+    for text in ("INSERT INTO db.b SELECT id, name, name FROM db.a;\n",
+                 "INSERT INTO db.b SELECT id, name, name FROM (SELECT * FROM db.a);\n",
+                 "MERGE INTO db.b t USING db.a s ON t.id = s.id WHEN NOT MATCHED THEN INSERT *;\n"):
+        slicer = Slicer()
+        assert both(path, text, slicer)
+        assert [p.name for p in slicer.blank_files(path, text, load_config(root), {})] == ["V3__c.sql"]  # db.a stays
+    assert any("CANNOT_SAFELY_CAST" in f.message for f in check_document(path, "INSERT INTO db.b SELECT id, name, name FROM db.a;\n", {}, Slicer()).report.findings)

@@ -5,6 +5,8 @@
   findings `icelint check --stdin-filename PATH` reports for the editor's text (`engine`).
 - After a file changes, the other open files of the same migrations folder that come later in
   migration order are checked again: their history changed.
+- Files changed on disk (when the client can watch them: `*.sql`, `pyproject.toml`,
+  `*.metadata.json`): every open file is checked again.
 - Code actions: the findings' fixes (safe ones first and preferred, unsafe ones labelled), and a
   suppression comment for the statement or the file, with a reason to fill in.
 - Hover over a finding: the rule's documentation (`icelint explain`).
@@ -187,6 +189,27 @@ def make_server() -> LanguageServer:
         opts = params.initialization_options
         if isinstance(opts, dict) and isinstance(opts.get("debounce"), (int, float)) and opts["debounce"] >= 0:
             state.debounce = float(opts["debounce"])
+
+    @server.feature(lsp.INITIALIZED)
+    def initialized(ls: LanguageServer, params: lsp.InitializedParams) -> None:
+        """Ask the client to tell about migrations and configurations changed on disk (a `git
+        checkout`, another editor), when it can."""
+        caps = server.client_capabilities.workspace
+        watched = caps.did_change_watched_files if caps is not None else None
+        if watched is None or not watched.dynamic_registration:
+            return
+        globs = [lsp.FileSystemWatcher(glob_pattern=g) for g in ("**/*.sql", "**/pyproject.toml", "**/*.metadata.json")]
+        server.client_register_capability(lsp.RegistrationParams([lsp.Registration(
+            id="icelint-watched-files", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=lsp.DidChangeWatchedFilesRegistrationOptions(watchers=globs))]))
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched_changed(ls: LanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+        """Files changed on disk: every open file is checked again (its history or configuration may be among them)."""
+        for uri in list(server.workspace.text_documents):
+            state.queue.setdefault(uri, False)
+        if state.timer is None:
+            kick()
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:

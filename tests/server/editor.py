@@ -21,8 +21,9 @@ def uri_of(path: Path) -> str:
 class Editor:
     """Open, edit, save and close documents; wait for the diagnostics of one version of one document."""
 
-    def __init__(self, cwd: Path, debounce: float = 0.0) -> None:
+    def __init__(self, cwd: Path, debounce: float = 0.0, capabilities: lsp.ClientCapabilities | None = None) -> None:
         self.cwd, self.debounce = cwd, debounce
+        self.capabilities = capabilities or lsp.ClientCapabilities()
         self.client = make_test_lsp_client()
         self.published: list[lsp.PublishDiagnosticsParams] = []
         self.arrived = asyncio.Event()
@@ -37,12 +38,14 @@ class Editor:
             self.arrived.set()
 
         features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
+        self.registrations: list[lsp.Registration] = []  # what the server asked the client to register
+        self.client.feature(lsp.CLIENT_REGISTER_CAPABILITY)(lambda params: self.registrations.extend(params.registrations))
 
     async def __aenter__(self) -> Editor:
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         await self.client.start_io(sys.executable, "-m", "icelint", "server", cwd=str(self.cwd), env=env)
         await self.client.initialize_session(lsp.InitializeParams(
-            capabilities=lsp.ClientCapabilities(), root_uri=uri_of(self.cwd),
+            capabilities=self.capabilities, root_uri=uri_of(self.cwd),
             initialization_options={"debounce": self.debounce}))
         return self
 

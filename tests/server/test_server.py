@@ -190,3 +190,22 @@ def test_positions_count_utf16_units_and_a_byte_order_mark(tmp_path: Path) -> No
             assert await ed.change(v2, text) == []
 
     run(go())
+
+
+def test_a_history_file_changed_on_disk_rechecks_the_open_files(tmp_path: Path) -> None:
+    root = project(tmp_path, {"migrations/V1__create.sql": CREATE, "migrations/V2__drop.sql": DROP,
+                              "migrations/V3__readd.sql": READD})
+    v3 = root / "migrations" / "V3__readd.sql"
+    capabilities = lsp.ClientCapabilities(workspace=lsp.WorkspaceClientCapabilities(
+        did_change_watched_files=lsp.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)))
+
+    async def go():
+        async with Editor(root, capabilities=capabilities) as ed:
+            assert codes(await ed.open(v3)) == ["ICE001"]
+            assert [r.method for r in ed.registrations] == [lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+            (root / "migrations" / "V2__drop.sql").write_text("-- no drop any more\n", encoding="utf-8")  # a `git checkout`
+            ed.client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams([lsp.FileEvent(
+                uri_of(root / "migrations" / "V2__drop.sql"), lsp.FileChangeType.Changed)]))
+            assert codes(await ed.diagnostics(uri_of(v3), 1)) == ["ICE005"]  # `payload` was never dropped: it exists
+
+    run(go())

@@ -1,10 +1,11 @@
 """The language server's one call into the engine: the report `icelint check` gives for one file.
 
-`check_document` is the only function of the server that runs the check. Today it calls the
-CLI's own path for an editor (`check_report` with `--stdin-filename PATH`: the configuration
-found from PATH's folder, the configured `migrations` folder as history, the configured state),
-with the editor's unsaved texts standing in for the files on disk; it is the one place to
-re-point when the engine gets a single entry that takes in-memory texts.
+`check_document` is the only function of the server that runs the check, through `engine_report`,
+the one call into the engine. Today that is the CLI's own path for an editor (`check_report` with
+`--stdin-filename PATH`: the configuration found from PATH's folder, the configured `migrations`
+folder as history, the configured state), with the editor's unsaved texts standing in for the
+files on disk; it is the one place to re-point when the engine gets a single entry that takes
+in-memory texts.
 
 Around that call sits the server's speed (`slices.Slicer`): the migrations folder's files that
 cannot change this file's verdicts (they touch only other tables) are handed to the engine as
@@ -59,10 +60,10 @@ def check_document(path: Path, text: str, open_texts: dict[str, str], slicer=Non
             for p in blank:
                 for key in _spellings(p):
                     sliced[key] = ""
-            report = _run(cfg, path, text, sliced)
+            report = engine_report(cfg, path, text, sliced)
             if not slicer.needs_whole_folder(report):
                 return _checked(report, cfg, sliced=True)
-        report = _run(cfg, path, text, texts)
+        report = engine_report(cfg, path, text, texts)
     except InputError as e:
         return Checked(None, error=str(e))
     return _checked(report, cfg)
@@ -88,8 +89,10 @@ def display_name(path: Path) -> str:
     return rel if not rel.startswith("..") and not os.path.isabs(rel) else str(path)
 
 
-def _run(cfg, path: Path, text: str, texts: dict[str, str]):
-    """`check_report` as `icelint check --stdin-filename PATH` calls it, the buffer as its standard input."""
+def engine_report(cfg, path: Path, text: str, texts: dict[str, str]):
+    """The one call into the engine (the seam to re-point at the engine's single entry, which takes
+    in-memory texts): `check_report` as `icelint check --stdin-filename PATH` calls it, the buffer
+    as its standard input, `texts` (path as the plan spells it → text) standing in for files."""
     from icelint.check_run import check_report
 
     with _STDIN_LOCK:

@@ -8,7 +8,8 @@
 - Files changed on disk (when the client can watch them: `*.sql`, `pyproject.toml`,
   `*.metadata.json`): every open file is checked again.
 - Code actions: the findings' fixes (safe ones first and preferred, unsafe ones labelled), and a
-  suppression comment for the statement or the file, with a reason to fill in.
+  suppression comment for the statement or the file, with a reason to fill in; and
+  `source.fixAll.icelint`, the buffer as `icelint check --fix` leaves it (for "fix on save").
 - Hover over a finding: the rule's documentation (`icelint explain`).
 
 Checks run one at a time in a worker thread, so the server answers hover and code actions while a
@@ -36,10 +37,11 @@ from pygls.uris import to_fs_path
 
 from icelint import __version__
 from icelint.server import convert
-from icelint.server.engine import Checked, check_document
+from icelint.server.engine import Checked, check_document, fix_all
 from icelint.server.slices import Slicer
 
 DEBOUNCE = 0.04  # seconds without an edit before a changed file is checked
+FIX_ALL = "source.fixAll.icelint"  # the code action kind of "apply every fix" (as ruff's `source.fixAll.ruff`)
 
 log = logging.getLogger("icelint.server")
 
@@ -244,15 +246,44 @@ def make_server() -> LanguageServer:
             return None
         return result
 
-    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
-    def code_action(ls: LanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL]))
+    async def code_action(ls: LanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
         uri = params.text_document.uri
         result = current(uri)
         if result is None:
             return None
-        here = convert.at(findings_of(result), result.lines, params.range)
-        statements = next((v for k, v in result.checked.statements.items() if os.path.abspath(k) == os.path.abspath(result.path)), [])
-        return convert.code_actions(uri, here, result.lines, statements, result.checked.report.docs_url) or None
+        only = [getattr(k, "value", k) for k in params.context.only or ()]
+        actions: list[lsp.CodeAction] = []
+        if not only or any(k in ("quickfix", "") for k in only):
+            here = convert.at(findings_of(result), result.lines, params.range)
+            statements = next((v for k, v in result.checked.statements.items()
+                               if os.path.abspath(k) == os.path.abspath(result.path)), [])
+            actions += convert.code_actions(uri, here, result.lines, statements, result.checked.report.docs_url)
+        # every fix, in passes, costs several checks: only when asked for by kind (fix on save, the
+        # "source action" menu), not on every move of the cursor
+        if any(k and (FIX_ALL == k or FIX_ALL.startswith(k + ".")) for k in only):
+            action = await fix_all_action(uri, result)
+            if action is not None:
+                actions.append(action)
+        return actions or None
+
+    async def fix_all_action(uri: str, result: Result) -> lsp.CodeAction | None:
+        """`source.fixAll.icelint`: the whole buffer as `icelint check --fix` leaves it."""
+        doc = server.workspace.text_documents.get(uri)
+        if doc is None or not any(f.fix is not None for f in findings_of(result)):
+            return None
+        text = doc.source
+        bom = text.startswith("\ufeff")
+        body = text[1:] if bom else text
+        others = open_texts()
+        fixed = await asyncio.get_running_loop().run_in_executor(
+            state.worker, fix_all, Path(os.path.abspath(result.path)), body, others)
+        if fixed is None:
+            return None
+        lines = convert.Lines(text)
+        whole = lsp.Range(lsp.Position(0, 0), lines.offset_position(len(body)))
+        return lsp.CodeAction(title="icelint: apply every fix", kind=FIX_ALL,
+                              edit=lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(whole, ("\ufeff" if bom else "") + fixed)]}))
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:

@@ -69,6 +69,22 @@ def check_document(path: Path, text: str, open_texts: dict[str, str], slicer=Non
     return _checked(report, cfg)
 
 
+def fix_all(path: Path, text: str, open_texts: dict[str, str]) -> str | None:
+    """`text` with the fixes `icelint check --fix --stdin-filename PATH` applies (the safe ones, and
+    the unsafe ones too when `unsafe-fixes = true` is configured), pass after pass until none
+    applies; None when nothing changes, or on an input error."""
+    from icelint import fixing
+
+    try:
+        cfg = config_for(path)
+        own = _own(open_texts)
+        res = fixing.iterate(lambda texts: engine_report(cfg, path, text, {**own, **(texts or {})}), fixing.mode({}, cfg).unsafe)
+    except InputError:
+        return None
+    fixed = res.texts.get(display_name(path))
+    return fixed if fixed is not None and fixed != text else None
+
+
 def _checked(report, cfg, sliced: bool = False) -> Checked:
     return Checked(report, sliced=sliced, migrations=cfg.migrations, order=cfg.order,
                    statements=getattr(report, "statements_by_file", None) or {})

@@ -3,6 +3,7 @@ apply, hover, later files re-checked, broken files, and the missing extra."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -207,5 +208,28 @@ def test_a_history_file_changed_on_disk_rechecks_the_open_files(tmp_path: Path) 
             ed.client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams([lsp.FileEvent(
                 uri_of(root / "migrations" / "V2__drop.sql"), lsp.FileChangeType.Changed)]))
             assert codes(await ed.diagnostics(uri_of(v3), 1)) == ["ICE005"]  # `payload` was never dropped: it exists
+
+    run(go())
+
+
+def test_fix_all_is_what_check_fix_leaves(tmp_path: Path) -> None:
+    root = project(tmp_path, {"migrations/V1__create.sql": PARTITION, "migrations/V2__change.sql": FIXABLE})
+    v2 = root / "migrations" / "V2__change.sql"
+    uri = uri_of(v2)
+    fixed = subprocess.run([sys.executable, "-m", "icelint", "check", "--no-cache", "--fix", "--stdin-filename", str(v2)],
+                           input=FIXABLE, capture_output=True, text=True, cwd=root, check=False,
+                           env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout
+    assert fixed.startswith("ALTER TABLE db.logs DROP PARTITION FIELD logged_at_day;")  # the safe fix only
+
+    async def go():
+        async with Editor(root) as ed:
+            await ed.open(v2)
+            everything = lsp.Range(lsp.Position(0, 0), lsp.Position(3, 0))
+            got = await asyncio.wait_for(ed.client.text_document_code_action_async(lsp.CodeActionParams(
+                lsp.TextDocumentIdentifier(uri), everything,
+                lsp.CodeActionContext(diagnostics=[], only=[lsp.CodeActionKind.SourceFixAll]))), 60)
+            assert [a.kind for a in got] == ["source.fixAll.icelint"]
+            assert apply_edits(FIXABLE, got[0].edit.changes[uri]) == fixed
+            assert all(a.kind == lsp.CodeActionKind.QuickFix for a in await ed.code_actions(v2, everything))  # not unasked
 
     run(go())

@@ -196,6 +196,7 @@ def make_server() -> LanguageServer:
     def initialized(ls: LanguageServer, params: lsp.InitializedParams) -> None:
         """Ask the client to tell about migrations and configurations changed on disk (a `git
         checkout`, another editor), when it can."""
+        state.worker.submit(warm_up)  # while the editor opens its first file
         caps = server.client_capabilities.workspace
         watched = caps.did_change_watched_files if caps is not None else None
         if watched is None or not watched.dynamic_registration:
@@ -293,6 +294,19 @@ def make_server() -> LanguageServer:
         return convert.hover(findings_of(result), result.lines, params.position)
 
     return server
+
+
+def warm_up() -> None:
+    """Import what a check needs (in the worker thread, before the first file is opened)."""
+    try:
+        import icelint.check_run
+        import icelint.checker
+        import icelint.pipeline  # noqa: F401
+        from icelint.config import load_config
+
+        load_config(Path.cwd()).rules()
+    except Exception:  # noqa: BLE001 - the first check reports whatever is wrong
+        log.debug("warm-up: %s", traceback.format_exc())
 
 
 def serve() -> int:

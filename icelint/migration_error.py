@@ -72,10 +72,15 @@ def render(f: Finding) -> str:
 
 
 def at_stake(f: Finding) -> str | None:
-    """What the finding's data counts say, when they were read (None: no counts)."""
+    """What the finding's data counts say, when they were read (None: no counts): the non-null values
+    of the column it is about (the dropped field id, for a re-add), else the table's records."""
     imp = f.impact
     if imp is None or (imp.records is None and imp.non_null_values is None):
         return None
-    if f.field_id is not None and imp.non_null_values is not None:
-        return imp.column_phrase(f.field_id)
-    return f"table `{f.table}`: {imp.table_phrase()}" if f.table else imp.table_phrase()
+    files = "" if imp.data_files is None else f" in {imp.data_files:,} data file{'s' if imp.data_files != 1 else ''}"
+    at = f" (snapshot {imp.snapshot_id})" if imp.snapshot_id is not None else ""
+    if imp.non_null_values is not None:
+        n = imp.non_null_values
+        return f"{n:,} non-null value{'s' if n != 1 else ''}{files}{at}"
+    n = imp.records or 0
+    return f"{n:,} record{'s' if n != 1 else ''}{files}{at}"

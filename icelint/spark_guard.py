@@ -157,7 +157,7 @@ class Guard:
         dispatch, token = self._entered.pop()
         try:
             dispatch.active.reset(token)
-        except ValueError:  # left in another context than it was entered in: take this guard out there
+        except (ValueError, RuntimeError):  # left in another context than it was entered in: take it out there
             dispatch.active.set(tuple(g for g in dispatch.active.get() if g is not self))
         dispatch.release(self.spark)
 

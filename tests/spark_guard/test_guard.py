@@ -230,3 +230,11 @@ def _timed(fn) -> float:
     for _ in range(10_000):
         fn("SELECT 1")
     return time.perf_counter() - start
+
+
+def test_inline_suppression_in_the_statement_text():
+    spark = Session()
+    with guard(spark) as g:
+        spark.sql(DROP)
+        spark.sql(f"-- icelint: ignore ICE001 -- payload is rewritten from the archive tonight\n{READD}")
+    assert len(g.history) == 2 and spark.ran[-1].endswith(READD)

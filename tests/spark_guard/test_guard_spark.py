@@ -68,7 +68,7 @@ def test_whole_migration_is_stopped_before_its_first_statement(spark_env, tmp_pa
     assert readd.impact is not None and readd.impact.non_null_values == 2 and readd.impact.records == 2
     report = str(e)
     assert "stopped the migration before Spark ran it" in report and "help: " in report
-    assert f"data at stake: field id {payload_id} holds 2 non-null values" in report
+    assert "data at stake: 2 non-null values in 1 data file (snapshot " in report
 
     with pytest.raises(icelint.MigrationError):  # the same as SQL text, checked without running
         icelint.spark.guard(spark).check(_readd(table))

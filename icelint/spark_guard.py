@@ -37,8 +37,9 @@ import re
 import string
 import sys
 import threading
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from icelint.findings import Finding, Severity
 from icelint.migration_error import MigrationError, render
@@ -52,7 +53,7 @@ CHECKED = frozenset({"ALTER", "CREATE", "REPLACE", "DROP", "CALL"})
 # current namespace (`USE`), session settings (`SET spark.sql.caseSensitive=true`).
 RECORDED = frozenset({"INSERT", "MERGE", "UPDATE", "DELETE", "TRUNCATE", "USE", "SET", "RESET"})
 # The first keyword, after blanks, comments and opening parentheses.
-_KEYWORD = re.compile(r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/|\()*([A-Za-z]+)", re.S)
+_KEYWORD = re.compile(r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/|\()*([A-Za-z]+)", re.DOTALL)
 _LOCK = "_icelint_guard_lock"  # per session: installing and removing the dispatcher
 MISSING = "the Spark session's catalog"  # where a table that Spark does not know was asked for
 

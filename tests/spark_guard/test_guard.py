@@ -80,11 +80,10 @@ def test_a_clean_migration_runs_each_statement_as_spark_runs_it(tmp_path):
 def test_context_manager_stops_the_readd_after_the_drop_ran(caplog):
     spark = Session()
     caplog.set_level(logging.INFO, logger="icelint")
-    with pytest.raises(icelint.MigrationError) as raised:
-        with guard(spark):
-            spark.sql("SELECT * FROM db.events")
-            spark.sql(DROP)
-            spark.sql(READD)
+    with pytest.raises(icelint.MigrationError) as raised, guard(spark):
+        spark.sql("SELECT * FROM db.events")
+        spark.sql(DROP)
+        spark.sql(READD)
     assert spark.ran == ["SELECT * FROM db.events", DROP]
     assert "sql" not in vars(spark)
     e = raised.value
@@ -115,17 +114,15 @@ def test_a_statement_spark_rejects_is_not_history():
             raise RuntimeError("AnalysisException")
 
     spark = Failing()
-    with guard(spark) as g:
-        with pytest.raises(RuntimeError):
-            spark.sql(DROP)
+    with guard(spark) as g, pytest.raises(RuntimeError):
+        spark.sql(DROP)
     assert g.history == []
 
 
 def test_unknown_table_is_an_error_naming_the_session_catalog():
     spark = Session()
-    with pytest.raises(icelint.MigrationError) as raised:
-        with guard(spark):
-            spark.sql("ALTER TABLE db.nope ADD COLUMN c int")
+    with pytest.raises(icelint.MigrationError) as raised, guard(spark):
+        spark.sql("ALTER TABLE db.nope ADD COLUMN c int")
     assert "does not exist in the Spark session's catalog" in raised.value.blocking[0].message
     assert spark.ran == []
 
@@ -133,9 +130,8 @@ def test_unknown_table_is_an_error_naming_the_session_catalog():
 def test_fail_on_and_the_logger(caplog):
     spark = Session()
     caplog.set_level(logging.INFO)
-    with pytest.raises(icelint.MigrationError) as raised:
-        with guard(spark, fail_on="warning"):
-            spark.sql(DROP)
+    with pytest.raises(icelint.MigrationError) as raised, guard(spark, fail_on="warning"):
+        spark.sql(DROP)
     assert [f.rule for f in raised.value.blocking] == ["ICE011"] and spark.ran == []
     with guard(spark, logger="myjob.migrations"):
         spark.sql(DROP)

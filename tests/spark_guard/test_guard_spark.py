@@ -81,12 +81,11 @@ def test_statement_by_statement_it_stops_at_the_readd(spark_env, caplog):
     payload_id = _field_id(load_metadata(warehouse, table), "payload")
     caplog.set_level(logging.WARNING, logger="icelint")
 
-    with pytest.raises(icelint.MigrationError) as raised:
-        with icelint.spark.guard(spark):
-            assert spark.sql(f"SELECT count(*) FROM {table}").collect()[0][0] == 2
-            spark.sql(f"ALTER TABLE {table} DROP COLUMN payload")
-            after_drop = load_metadata(warehouse, table)
-            spark.sql(f"ALTER TABLE {table} ADD COLUMN payload binary")
+    with pytest.raises(icelint.MigrationError) as raised, icelint.spark.guard(spark):
+        assert spark.sql(f"SELECT count(*) FROM {table}").collect()[0][0] == 2
+        spark.sql(f"ALTER TABLE {table} DROP COLUMN payload")
+        after_drop = load_metadata(warehouse, table)
+        spark.sql(f"ALTER TABLE {table} ADD COLUMN payload binary")
 
     assert "sql" not in vars(spark)  # spark.sql restored, also on the exception
     after = load_metadata(warehouse, table)
@@ -104,9 +103,8 @@ def test_fail_on_warning_stops_the_drop(spark_env):
     spark, warehouse = spark_env
     table = _events(spark, "strict")
     before = load_metadata(warehouse, table)
-    with pytest.raises(icelint.MigrationError) as raised:
-        with icelint.spark.guard(spark, fail_on="warning"):
-            spark.sql(f"ALTER TABLE {table} DROP COLUMN payload")
+    with pytest.raises(icelint.MigrationError) as raised, icelint.spark.guard(spark, fail_on="warning"):
+        spark.sql(f"ALTER TABLE {table} DROP COLUMN payload")
     assert [f.rule for f in raised.value.blocking] == ["ICE011"]
     assert load_metadata(warehouse, table) == before
 

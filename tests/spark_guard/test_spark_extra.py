@@ -17,7 +17,12 @@ from pathlib import Path
 import pytest
 
 from icelint.source import InputError
-from icelint.spark_setup import JACKSON_CLASS, PINNED, bundles_relocated_jackson, iceberg_jar
+from icelint.spark_setup import (
+    JACKSON_CLASS,
+    PINNED,
+    bundles_relocated_jackson,
+    iceberg_jar,
+)
 from tests.oracle.spark import REQUIRE_SPARK, required, spark_available
 
 ROOT = Path(__file__).parents[2]
@@ -27,14 +32,14 @@ DOC = ROOT / "docs" / "spark-guard.md"
 def setup_block() -> str:
     """The python block after the `session-setup` marker of docs/spark-guard.md."""
     text = DOC.read_text()
-    m = re.search(r"<!-- session-setup[^\n]*-->\s*```python\n(.*?)```", text, re.S)
+    m = re.search(r"<!-- session-setup[^\n]*-->\s*```python\n(.*?)```", text, re.DOTALL)
     assert m, "docs/spark-guard.md has no session-setup block"
     return m.group(1)
 
 
 def test_the_extra_pins_the_release_setup_checks_for():
     pyproject = (ROOT / "pyproject.toml").read_text()
-    extra = re.search(r"^spark = \[(.*)\]$", pyproject, re.M)
+    extra = re.search(r"^spark = \[(.*)\]$", pyproject, re.MULTILINE)
     assert extra and f'"{PINNED}"' in extra.group(1)
 
 
@@ -101,7 +106,7 @@ def test_a_users_own_session_runs_iceberg_ddl_with_the_installed_extra(tmp_path)
     code = setup_block()
     assert '"/data/warehouse"' in code
     code = code.replace('"/data/warehouse"', repr(str(tmp_path / "warehouse"))) + textwrap.dedent(JOB)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900,
+    proc = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=900,
                           cwd=tmp_path, env={**os.environ, "PYTHONPATH": os.pathsep.join(
                               [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])})
     assert proc.returncode == 0, proc.stderr[-3000:]

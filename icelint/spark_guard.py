@@ -20,7 +20,7 @@ Findings at or above `fail_on` raise `MigrationError` before Spark runs anything
 logged (`logging.getLogger("icelint")` unless another logger is given): a warning as WARNING, an
 info as INFO. Only statements whose first keyword can change a table (`CHECKED`) are linted;
 writes, `USE` and `SET` (`RECORDED`) are kept as history unlinted; everything else (queries,
-`SHOW`, `DESCRIBE`, `WITH`...) goes straight to Spark after one regular-expression match.
+`SHOW`, `DESCRIBE`, `WITH`...) goes straight to Spark after a look at its first characters.
 
 `spark.sql` is replaced on the session object by one dispatcher while at least one guard is active
 on it, and restored when the last one exits (also on an exception). The dispatcher asks a context
@@ -54,6 +54,9 @@ CHECKED = frozenset({"ALTER", "CREATE", "REPLACE", "DROP", "CALL"})
 RECORDED = frozenset({"INSERT", "MERGE", "UPDATE", "DELETE", "TRUNCATE", "USE", "SET", "RESET"})
 # The first keyword, after blanks, comments and opening parentheses.
 _KEYWORD = re.compile(r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/|\()*([A-Za-z]+)", re.DOTALL)
+# The first four characters, upper-cased, of a statement that may start with one of those keywords:
+# any other statement starting with a letter passes without the regular expression (a third of its cost).
+_PREFIXES = frozenset({w[:4] for w in CHECKED | RECORDED if len(w) > 3} | {w + c for w in ("USE", "SET") for c in " \t\r\n`("})
 _LOCK = "_icelint_guard_lock"  # per session: installing and removing the dispatcher
 MISSING = "the Spark session's catalog"  # where a table that Spark does not know was asked for
 
@@ -290,13 +293,14 @@ class _Dispatch:
                     spark.sql = self.previous
 
     def _make(self) -> Callable[..., Any]:
-        active, original, match = self.active, self.original, _KEYWORD.match
+        active, original, match, prefixes = self.active, self.original, _KEYWORD.match, _PREFIXES
         checked, recorded, guarded = CHECKED, RECORDED, self._guarded
 
         def sql(sqlQuery: str, args: Any = None, **kwargs: Any) -> Any:
             guards = active.get()
             if guards and sqlQuery.__class__ is str:
-                m = match(sqlQuery)
+                head = sqlQuery[:4].upper()
+                m = match(sqlQuery) if head in prefixes or not "A" <= head[:1] <= "Z" else None
                 if m is not None:
                     word = m.group(1).upper()
                     if word in checked or word in recorded:

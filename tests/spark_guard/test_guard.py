@@ -108,6 +108,18 @@ def test_writes_use_and_set_are_history_queries_are_not():
     assert len(spark.ran) == 5
 
 
+@pytest.mark.parametrize("sql, kept", [
+    ("insert into db.events (event_id) values (1)", True), ("\n  -- load\n/* x */ INSERT INTO db.events (event_id) VALUES (1)", True),
+    ("Use db", True), ("use`db`", True), ("SET\tspark.sql.caseSensitive=false", True), ("(SELECT 1)", False),
+    ("DESCRIBE db.events", False), ("SETTINGS", False), ("USES", False), ("select 1", False), ("  SELECT 1", False),
+])
+def test_what_the_stand_in_keeps_as_history(sql, kept):
+    spark = Session()
+    with guard(spark) as g:
+        spark.sql(sql)
+    assert g.history == ([sql] if kept else []) and spark.ran == [sql]
+
+
 def test_a_statement_spark_rejects_is_not_history():
     class Failing(Session):
         def sql(self, sqlQuery, args=None, **kwargs):
@@ -234,3 +246,24 @@ def test_inline_suppression_in_the_statement_text():
         spark.sql(DROP)
         spark.sql(f"-- icelint: ignore ICE001 -- payload is rewritten from the archive tonight\n{READD}")
     assert len(g.history) == 2 and spark.ran[-1].endswith(READD)
+
+
+def test_a_table_created_and_written_inside_the_block():
+    """No state (Spark does not know the table yet): the block's CREATE and INSERT are its history."""
+    spark = Session()
+    with pytest.raises(icelint.MigrationError) as raised, guard(spark):
+        spark.sql("CREATE TABLE db.fresh (id bigint, p string) USING iceberg")
+        spark.sql("INSERT INTO db.fresh VALUES (1, 'a')")
+        spark.sql("ALTER TABLE db.fresh DROP COLUMN p")
+        spark.sql("ALTER TABLE db.fresh ADD COLUMN p binary")
+    assert [f.rule for f in raised.value.blocking] == ["ICE001"]
+    assert len(spark.ran) == 3
+
+
+def test_without_the_write_the_readd_is_not_an_error():
+    spark = Session()
+    with guard(spark):
+        spark.sql("CREATE TABLE db.fresh (id bigint, p string) USING iceberg")
+        spark.sql("ALTER TABLE db.fresh DROP COLUMN p")
+        spark.sql("ALTER TABLE db.fresh ADD COLUMN p binary")  # an empty table: ICE015, a warning
+    assert len(spark.ran) == 3

@@ -267,3 +267,13 @@ def test_without_the_write_the_readd_is_not_an_error():
         spark.sql("ALTER TABLE db.fresh DROP COLUMN p")
         spark.sql("ALTER TABLE db.fresh ADD COLUMN p binary")  # an empty table: ICE015, a warning
     assert len(spark.ran) == 3
+
+
+def test_per_file_ignores_apply_to_the_files_handed_over(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.icelint.per-file-ignores]\n"migrations/V1__*.sql" = ["ICE011"]\n')
+    (tmp_path / "migrations").mkdir()
+    v1, v2 = tmp_path / "migrations/V1__drop.sql", tmp_path / "migrations/V2__drop.sql"
+    v1.write_text(DROP + ";\n")
+    v2.write_text(DROP.replace("payload", "kind") + ";\n")
+    found = guard(Session(), config=tmp_path).check([v1, v2])
+    assert [(f.rule, Path(f.path).name) for f in found] == [("ICE011", "V2__drop.sql")]

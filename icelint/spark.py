@@ -22,12 +22,15 @@ pyspark is never imported here: the session object is used as given.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from icelint.model.table import TableMetadata
 from icelint.source import InputError
 from icelint.sources import LoadedState, read_metadata_state
 from icelint.sources.redact import one_line
+
+if TYPE_CHECKING:
+    from icelint.spark_guard import Guard
 
 __all__ = ["current_metadata_file", "guard", "iceberg_jar", "table_state", "table_states"]
 
@@ -107,7 +110,7 @@ def table_states(spark: Any, tables: Iterable[str], missing_ok: bool = False) ->
     return out
 
 
-def guard(spark: Any, **options: Any) -> Any:
+def guard(spark: Any, **options: Any) -> Guard:
     """An `icelint.spark_guard.Guard` over `spark`: `.check(migration)`, `.run(migration)`, or `with
     guard(spark):` to check every `spark.sql` DDL statement before Spark runs it. `options`:
     `fail_on` ("error" | "warning" | "info"), `config` (a pyproject.toml, a folder to find it from,

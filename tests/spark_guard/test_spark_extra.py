@@ -91,6 +91,7 @@ spark.stop()
 """
 
 
+@pytest.mark.spark
 def test_a_users_own_session_runs_iceberg_ddl_with_the_installed_extra(tmp_path):
     ok, reason = spark_available()
     if not ok:

@@ -12,20 +12,27 @@ configured with (Hive, Glue, REST, Hadoop, JDBC, Nessie) works without a second 
 file is read locally when it is local; otherwise through Spark itself (the `binaryFile` source, with
 the session's own storage credentials), and through pyiceberg's FileIO when Spark cannot.
 
+`guard(spark)` checks migrations against that live state before Spark runs them
+(`icelint.spark_guard`, docs/spark-guard.md); `iceberg_jar()` is the Iceberg runtime jar the `spark`
+extra installs, for `spark.jars` (`icelint.spark_setup`).
+
 pyspark is never imported here: the session object is used as given.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from icelint.model.table import TableMetadata
 from icelint.source import InputError
 from icelint.sources import LoadedState, read_metadata_state
 from icelint.sources.redact import one_line
 
-__all__ = ["current_metadata_file", "table_state", "table_states"]
+if TYPE_CHECKING:
+    from icelint.spark_guard import Guard
+
+__all__ = ["current_metadata_file", "guard", "iceberg_jar", "table_state", "table_states"]
 
 
 def _error_text(exc: BaseException) -> str:
@@ -101,3 +108,21 @@ def table_states(spark: Any, tables: Iterable[str], missing_ok: bool = False) ->
                 continue
             raise
     return out
+
+
+def guard(spark: Any, **options: Any) -> Guard:
+    """An `icelint.spark_guard.Guard` over `spark`: `.check(migration)`, `.run(migration)`, or `with
+    guard(spark):` to check every `spark.sql` DDL statement before Spark runs it. `options`:
+    `fail_on` ("error" | "warning" | "info"), `config` (a pyproject.toml, a folder to find it from,
+    or a `Config`), `select`, `ignore`, `variables` ({name: value}), `logger` (a Logger or its name)."""
+    from icelint.spark_guard import Guard
+
+    return Guard(spark, load_state, **options)
+
+
+def iceberg_jar(scala: str | None = None) -> str:
+    """The Iceberg Spark runtime jar the `spark` extra installs, checked to be one that runs (see
+    `icelint.spark_setup.iceberg_jar`)."""
+    from icelint.spark_setup import iceberg_jar as jar
+
+    return jar(scala)

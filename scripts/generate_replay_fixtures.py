@@ -27,7 +27,7 @@ case.  Every statement must be accepted by Spark: the first rejected statement
 stops the script with an error naming the case, the statement's line and Spark's
 first error line (rejections belong in the differential suite, not here).
 
-Needs pyspark==3.5.9, snowpark-connect-deps-iceberg==1.0.3 and Java 17; see
+Needs pyspark==3.5.9, snowpark-connect-deps-iceberg==1.0.2 and Java 17; see
 ``tests/oracle/spark.py`` and /work/shared/reference/spark-oracle.md.
 """
 

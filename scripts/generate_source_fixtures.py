@@ -21,7 +21,7 @@ changed, to reproduce layouts other writers leave behind. Only metadata files an
   larger ``last-updated-ms`` adds column ``b``, the older one column ``a``).
 * ``expected.json`` — for each directory, the file a reader must choose and the table-uuid.
 
-Needs pyspark==3.5.9, snowpark-connect-deps-iceberg==1.0.3 and Java 17 (see tests/oracle/spark.py).
+Needs pyspark==3.5.9, snowpark-connect-deps-iceberg==1.0.2 and Java 17 (see tests/oracle/spark.py).
 """
 
 from __future__ import annotations

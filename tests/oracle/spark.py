@@ -1,9 +1,9 @@
 """Run real Spark 3.5 + Iceberg 1.10 locally, as a test oracle.
 
-Requirements (see /work/shared/reference/spark-oracle.md): ``pyspark==3.5.9``,
-``snowpark-connect-deps-iceberg==1.0.3`` (ships the Iceberg Spark runtime jar) and a
-``java`` on PATH.  The relocated Jackson jar the runtime jar lacks is built by
-:mod:`tests.oracle.jackson`.
+Requirements: ``pyspark==3.5.9``, ``snowpark-connect-deps-iceberg`` (ships the Iceberg Spark
+runtime jar; the ``spark`` extra pins the release whose jar bundles Iceberg's relocated Jackson
+classes) and a ``java`` on PATH.  For a runtime jar without those classes (1.0.3's), the relocated
+Jackson jar is built by :mod:`tests.oracle.jackson` and added to ``spark.jars``.
 """
 
 from __future__ import annotations
@@ -28,10 +28,21 @@ def runtime_jar() -> Path:
     return jar
 
 
+def spark_jars() -> list[Path]:
+    """The jars of the oracle's session: the runtime jar, and the relocated Jackson jar when the
+    runtime jar lacks those classes."""
+    from icelint.spark_setup import bundles_relocated_jackson
+
+    from .jackson import relocated_jackson_jar
+
+    jar = runtime_jar()
+    return [jar] if bundles_relocated_jackson(jar) else [jar, relocated_jackson_jar()]
+
+
 def spark_available() -> tuple[bool, str]:
     """Whether the oracle can run here; the reason when it cannot."""
     for module, package in (("pyspark", "pyspark==3.5.9"),
-                            ("snowpark_connect_deps_iceberg", "snowpark-connect-deps-iceberg==1.0.3"),
+                            ("snowpark_connect_deps_iceberg", "snowpark-connect-deps-iceberg==1.0.2"),
                             ("sqlglot", "sqlglot")):
         if importlib.util.find_spec(module) is None:
             return False, f"Python package {module!r} is not installed (pip install {package})"
@@ -55,8 +66,6 @@ def start_session(warehouse: Path) -> Any:
     from pyspark import SparkContext
     from pyspark.sql import SparkSession
 
-    from .jackson import relocated_jackson_jar
-
     warehouse = Path(warehouse)
     warehouse.mkdir(parents=True, exist_ok=True)
     if SparkContext._active_spark_context is not None:
@@ -68,7 +77,7 @@ def start_session(warehouse: Path) -> Any:
                 "reuse it or stop it before starting another"
             )
         return running
-    jars = ",".join(str(p) for p in (runtime_jar(), relocated_jackson_jar()))
+    jars = ",".join(str(p) for p in spark_jars())
     spark = (
         SparkSession.builder.master("local[1]")
         .appName("icelint-oracle")

@@ -39,6 +39,7 @@ from icelint.rules import (
     unreadable_commit_property,
     unresolved_placeholder,
     unknown_schema,
+    unread_sql_argument,
     unused_suppression,
 )
 from icelint.rules._base import Rule
@@ -83,6 +84,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         create_if_not_exists_differs,
         unreadable_commit_property,
         unused_suppression,
+        unread_sql_argument,
     )
 )
 

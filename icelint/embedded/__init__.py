@@ -289,3 +289,17 @@ def unread_findings(maps: Mapping, enabled: Iterable[str], pending: Sequence[str
 def _short(text: str, limit: int = 60) -> str:
     one = " ".join(text.split())
     return one if len(one) <= limit else one[: limit - 3] + "..."
+
+
+def lint(run, rules, maps: Mapping, config=None):
+    """`placeholders.lint` for runs that hold Python files or notebooks: rules, placeholders,
+    suppressions, then positions (and places cited in messages) mapped back to the files."""
+    from icelint import suppress
+    from icelint.checker import lint_run
+    from icelint.placeholders import adjust
+    from icelint.rules import get
+
+    codes = [r.code for r in rules]
+    findings = adjust(lint_run(run, rules), run.parsed, maps, codes, get("ICE060"))
+    outcome = suppress.apply(findings, run.parsed, run.sources, codes, config)
+    return suppress.Outcome(remap(outcome.findings, maps), remap(outcome.suppressed, maps))

@@ -83,8 +83,8 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         unresolved_placeholder,
         create_if_not_exists_differs,
         unreadable_commit_property,
-        unused_suppression,
         unread_sql_argument,
+        unused_suppression,
     )
 )
 

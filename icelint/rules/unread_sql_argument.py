@@ -14,19 +14,22 @@ variable passes unseen, and a later re-add of that column looks safe.
 
 ## Example
 ```python
+spark.sql("CREATE TABLE db.events (id bigint, payload string) USING iceberg")
 stmt = "ALTER TABLE db.events DROP COLUMN payload"
 spark.sql(stmt)
 ```
 
 ## Use instead
 ```python
+spark.sql("CREATE TABLE db.events (id bigint, payload string) USING iceberg")
 spark.sql("ALTER TABLE db.events DROP COLUMN payload")
 ```
-An f-string works too: its fields become `${...}` placeholders, given with `--var`:
+An f-string works too: its fields become `${...}` placeholders, given with `--var`
+(`spark.sql(f"ALTER TABLE {db}.events DROP COLUMN payload")` with `icelint check --var db=prod`).
+A helper of your own that takes SQL is read like `spark.sql` once named in `pyproject.toml`:
 
-```python
-spark.sql(f"ALTER TABLE {db}.events DROP COLUMN payload")  # icelint check --var db=prod
-```
+    [tool.icelint]
+    sql-callables = ["jobs.run_sql"]
 
 ## Fix
 None: write the SQL as a literal, or keep the statement in a `.sql` migration file.

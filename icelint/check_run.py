@@ -136,10 +136,12 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
         originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
         from icelint.fixing import adapt  # fixes as edits of the files as they are (CRLF, a deleted statement's `;`)
 
-        texts_now = {s.path: s.text for s in originals} | embedded.cell_texts(maps)
-        found = adapt(outcome.findings, texts_now, [p for p, m in maps.items() if not embedded.is_map(m)])
+        cells = embedded.cell_texts(maps)  # a notebook's findings name its cells
+        found = adapt(outcome.findings, {s.path: s.text for s in originals} | cells, [p for p, m in maps.items() if not embedded.is_map(m)])
         report = Report(found, originals, statements, suppressed=outcome.suppressed,
-                        rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url)
+                        rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url, parts=cells)
+        if conv.get("add_suppressions") is not None:  # SQL comments: not written into Python code
+            embedded.refuse_suppressions(found, maps)
         if conv.get("add_suppressions") is not None or fmt == "junit":
             report.statements_by_file = placeholders.statement_positions(pending.files, maps)
     return report

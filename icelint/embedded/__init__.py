@@ -303,3 +303,16 @@ def lint(run, rules, maps: Mapping, config=None):
     findings = adjust(lint_run(run, rules), run.parsed, maps, codes, get("ICE060"))
     outcome = suppress.apply(findings, run.parsed, run.sources, codes, config)
     return suppress.Outcome(remap(outcome.findings, maps), remap(outcome.suppressed, maps))
+
+
+def refuse_suppressions(findings: Iterable[Finding], maps: Mapping) -> None:
+    """`--add-suppressions` writes SQL comments: an `InputError` when one would go into a Python file
+    or a notebook (where a comment line can break the string it lands in)."""
+    ours = {m.original.path for m in maps.values() if isinstance(m, EmbeddedMap)}
+    for f in findings:
+        path = f.path.split(":cell ", 1)[0]
+        if path in ours:
+            raise InputError(
+                f"{path}: --add-suppressions cannot write into a Python file or notebook; put "
+                f"`-- icelint: ignore {f.rule} -- REASON` inside the SQL string before the statement"
+            )

@@ -235,3 +235,29 @@ def test_cache_sees_a_changed_python_file(tmp_path: Path) -> None:
     assert run("check", "V1__x.py", cwd=tmp_path).returncode == 0
     f.write_text(CREATE + "spark.sql('ALTER TABLE db.logs DROP PARTITION FIELD Logged_At_Day')\n")
     assert run("check", "V1__x.py", cwd=tmp_path).returncode == 1
+
+
+def test_docs_literals_block_is_read_as_documented(tmp_path: Path) -> None:
+    """docs/pyspark.md's block of literal kinds: six statements, each checked (no parse error, no ICE063)."""
+    import re
+
+    doc = (ROOT / "docs" / "pyspark.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", doc, flags=re.S) if "# f-string" in b)
+    create = 'spark.sql("CREATE TABLE db.events (id int, payload string, a int) USING iceberg")\nspark.sql("INSERT INTO db.events VALUES (1, \'x\', 2)")\n'
+    (tmp_path / "V1__kinds.py").write_text(create + block)
+    r = run("check", "V1__kinds.py", "--no-cache", "--format", "json", "--var", "db=db", cwd=tmp_path)
+    data = json.loads(r.stdout)
+    assert data["summary"]["statements"] == 8
+    assert not [f for f in data["findings"] if f["rule"] in ("ICE006", "ICE060", "ICE063", "ICE005")], data["findings"]
+    rules = {f["rule"] for f in data["findings"]}
+    assert {"ICE011", "ICE012"} <= rules  # the DROP COLUMN and the RENAME of the concatenated literals are seen
+
+
+def test_per_file_ignores_apply_to_ice063(tmp_path: Path) -> None:
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs" / "dynamic_x.py").write_text("spark.sql(stmt)\n")
+    r = run("check", "jobs/dynamic_x.py", "--no-cache", "--format", "json", cwd=tmp_path)
+    assert [f["rule"] for f in json.loads(r.stdout)["findings"]] == ["ICE063"]
+    (tmp_path / "pyproject.toml").write_text('[tool.icelint]\nper-file-ignores = { "jobs/dynamic_*.py" = ["ICE063"] }\n')
+    r = run("check", "jobs/dynamic_x.py", "--no-cache", "--format", "json", cwd=tmp_path)
+    assert json.loads(r.stdout)["findings"] == []

@@ -148,3 +148,11 @@ def test_notebook_cells() -> None:
 def test_syntax_error_names_the_place() -> None:
     with pytest.raises(InputError, match=r"^x\.py:2:\d+: Python syntax error: "):
         embedded.extract("x.py", "spark.sql('SELECT 1')\nif:\n")
+
+
+def test_keyword_arguments_fill_format_fields() -> None:
+    """pyspark formats the SQL with its keyword arguments (`spark.sql("... {t}", t=df)`): fields become placeholders."""
+    code = 'spark.sql("SELECT * FROM {t} WHERE x = \'{{y}}\'", t=df)\nspark.sql("SELECT {a}", args={"a": 1})\n'
+    sql, m = embedded.extract("x.py", code)
+    assert sql == "SELECT * FROM ${t} WHERE x = '{y}'\n;\nSELECT {a}\n;\n"
+    assert m.locate(m.origin_offset(sql.index("${t}")))[:3] == ("x.py", 1, code.index("{t}") + 1)

@@ -52,14 +52,16 @@ class Literal:
         return len(self.quote) == 3
 
 
-def decode(src: str, pos: int) -> Literal:
+def decode(src: str, pos: int, formatted: bool = False) -> Literal:
+    """`formatted`: `{name}` fields as in an f-string, for a plain literal that `str.format` fills
+    (pyspark's `spark.sql("... {t}", t=df)`)."""
     m = _PREFIX.match(src, pos)
     if not m:
         raise LiteralError("not a string literal")
     prefix, quote = m.group(1).lower(), m.group(2)
     if "b" in prefix:
         raise LiteralError("a bytes literal")
-    raw, fstr = "r" in prefix, "f" in prefix
+    raw, fstr = "r" in prefix, "f" in prefix or formatted
     lit = Literal(pos, 0, m.end(), 0, quote, raw, fstr)
     out = lit.pieces
     i, n = m.end(), len(src)
@@ -175,13 +177,13 @@ def _field(src: str, i: int, lit: Literal) -> int:
 _GAP = re.compile(r"(?:[ \t\f]+|\\\r?\n|\r?\n|#[^\r\n]*)*")
 
 
-def decode_run(src: str, start: int, end: int) -> list[Literal]:
+def decode_run(src: str, start: int, end: int, formatted: bool = False) -> list[Literal]:
     """The literal tokens between `start` and `end` (implicit concatenation; blanks, comments and
     line joins between them; a parenthesised group's parentheses are outside the node)."""
     out = []
     i = start
     while i < end:
-        out.append(decode(src, i))
+        out.append(decode(src, i, formatted))
         i = _GAP.match(src, out[-1].end).end()
     if not out or out[-1].end != end:
         raise LiteralError("not a literal run")

@@ -134,8 +134,24 @@ def _parts(node: ast.AST) -> list[ast.AST] | None:
     return None
 
 
-def _expected(node: ast.AST) -> list:
-    """What Python made of a literal node: texts and fields, adjacent texts merged."""
+def _expected(node: ast.AST, formatted: bool = False) -> list:
+    """What Python made of a literal node: texts and fields, adjacent texts merged (`formatted`: the
+    fields `str.format` fills)."""
+    if isinstance(node, ast.Constant) and formatted:
+        import string
+
+        out: list = []
+        try:
+            for text, name, _, _ in string.Formatter().parse(node.value):
+                if text and out and out[-1] is not None:
+                    out[-1] += text
+                elif text:
+                    out.append(text)
+                if name is not None:
+                    out.append(None)
+        except ValueError:
+            return [node.value]
+        return out
     if isinstance(node, ast.Constant):
         return [node.value] if node.value else []
     out: list = []
@@ -177,13 +193,15 @@ def add_call(ex: Extracted, call: ast.Call, name: str, text: str, offsets: Offse
         a, b = span(arg if arg is not None else call)
         ex.unread.append(Unread(name, text[a:b] if arg is not None else None, base + a, base + b))
         return
-    single = len(parts) == 1
+    # keyword arguments beyond the SQL's: pyspark fills `{name}` fields of the SQL with them (str.format)
+    formatted = any(kw.arg not in (None, "args", *_ARG_KEYWORDS) for kw in call.keywords)
+    single = len(parts) == 1 and not formatted
     last = 0
     for node in parts:
         a, b = span(node)
         try:
-            run = decode_run(text, a, b)
-            if _decoded(run) != _expected(node):
+            run = decode_run(text, a, b, formatted)
+            if _decoded(run) != _expected(node, formatted):
                 raise LiteralError("read differently from Python")
         except LiteralError:
             _add_from_ast(ex, node, base + a)  # positions: the literal's start

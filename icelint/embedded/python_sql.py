@@ -15,7 +15,6 @@ from typing import Iterable
 
 from icelint.embedded.literals import Literal, LiteralError, decode_run, placeholder_name
 
-DEFAULT_CALLABLES = ("spark.sql", "session.sql", "self.spark.sql", "self.session.sql")
 _ARG_KEYWORDS = ("sqlQuery", "query", "sql")  # pyspark's SparkSession.sql(sqlQuery, ...)
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 

@@ -106,7 +106,10 @@ def test_notebook_of_mixed_cells(project: Path) -> None:
     assert "ICE0" in r.stdout and "DROP TABLE" not in r.stdout
     # without --var, the placeholder is named (and the statement it breaks is not a parse error)
     r = run("check", "country_codes.ipynb", "--no-cache", "--format", "json", cwd=project)
-    assert [f["rule"] for f in json.loads(r.stdout)["findings"]] == ["ICE060", "ICE011", "ICE001", "ICE063"]
+    found = json.loads(r.stdout)["findings"]
+    assert [f["rule"] for f in found] == ["ICE060", "ICE011", "ICE001", "ICE063"]
+    assert found[0]["message"].startswith("the f-string field `{db}` is filled in when the code runs")
+    assert found[0]["help"].startswith("give it the value it has when the migration runs: `icelint check --var db=VALUE`")
 
 
 # --------------------------------------------------------------------------- --fix

@@ -13,6 +13,8 @@ from icelint.findings import Finding
 from icelint.fix import Applicability, Edit, Fix
 from icelint.source import LineIndex, SourceFile
 
+UNRESOLVED = "ICE060"
+
 
 class EmbeddedMap:
     """One Python file or notebook: the SQL the engine checks and the way back to the file. It
@@ -85,12 +87,17 @@ class EmbeddedMap:
 
     # ------------------------------------------------------------------ findings and fixes
     def finding(self, f: Finding) -> Finding:
-        path, line, column, _ = self.locate(self.origin_offset(self.sql_offset(f.line, f.column)))
-        end_path, end_line, end_column, _ = self.locate(self.origin_offset(self.sql_offset(f.end_line, f.end_column), True))
+        start = self.origin_offset(self.sql_offset(f.line, f.column))
+        end = self.origin_offset(self.sql_offset(f.end_line, f.end_column), True)
+        path, line, column, _ = self.locate(start)
+        end_path, end_line, end_column, _ = self.locate(end)
         if end_path != path or (end_line, end_column) < (line, column):
             end_line, end_column = line, column
         fix = self._fix(f.fix) if f.fix is not None else None
-        return replace(f, path=path, line=line, column=column, end_line=end_line, end_column=end_column, fix=fix)
+        out = replace(f, path=path, line=line, column=column, end_line=end_line, end_column=end_column, fix=fix)
+        if f.rule == UNRESOLVED and self.origin[start : start + 1] == "{" and self.origin[end : end + 1] == "}":
+            out = _field_without_value(out, self.origin[start : end + 1])
+        return out
 
     def _fix(self, fix: Fix) -> Fix | None:
         edits, applicable = [], fix.applicability is not Applicability.DISPLAY_ONLY
@@ -141,3 +148,21 @@ class EmbeddedMap:
             return False
         rest = [sql[i] for i in range(len(sql)) if ex.lit_of[i] == ex.lit_of[lo] and not a <= i < b]
         return bool(("".join(rest) + content).strip().strip(";").strip())
+
+
+def _field_without_value(f: Finding, field: str) -> Finding:
+    """ICE060 for an f-string field (not a `${name}` written in the string): Python fills it when the
+    code runs; icelint, which does not run it, needs the value as a `--var`."""
+    import re
+
+    m = re.search(r"`\$\{([^`]*)\}`", f.message)
+    if m is None:
+        return f
+    name = m.group(1)
+    return replace(
+        f,
+        message=f"the f-string field `{field}` is filled in when the code runs, and icelint, which does not run it, "
+        "has no value for it, so it cannot tell what the statement does",
+        help=f"give it the value it has when the migration runs: `icelint check --var {name}=VALUE`, or "
+        f"`{name} = \"VALUE\"` under [tool.icelint.vars] in pyproject.toml",
+    )

@@ -143,7 +143,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
         if conv.get("add_suppressions") is not None:  # SQL comments: not written into Python code
             embedded.refuse_suppressions(found, maps)
         if conv.get("add_suppressions") is not None or fmt == "junit":
-            report.statements_by_file = placeholders.statement_positions(pending.files, maps)
+            report.statements_by_file = embedded.statement_positions(pending.files, maps)
     return report
 
 

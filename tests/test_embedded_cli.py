@@ -84,6 +84,12 @@ def test_the_other_formats_name_the_cell(project: Path) -> None:
                         ("junit", "migrations/V3__readd_payload.ipynb:cell 3:4:14")):  # fmt: skip
         r = run("check", "migrations/", "--no-cache", "--format", fmt, cwd=project)
         assert needle in r.stdout.replace('":"', '": "'), (fmt, r.stdout[:2000])
+    # JUnit: a test case per statement, a notebook's under the cell it is in
+    r = run("check", "migrations/", "--no-cache", "--format", "junit", cwd=project)
+    suites = [line.split('"')[1] for line in r.stdout.splitlines() if "<testsuite " in line]
+    assert suites == ["migrations/V1__init.sql", "migrations/V2__drop_payload.py", "migrations/V3__readd_payload.ipynb:cell 3",
+                      "migrations/V3__readd_payload.ipynb:cell 4"]  # fmt: skip
+    assert '<testcase name="migrations/V3__readd_payload.ipynb:cell 4:1:12"' in r.stdout
 
 
 # --------------------------------------------------------------------------- a notebook of mixed cells

@@ -206,3 +206,20 @@ def refuse_suppressions(findings: Iterable[Finding], maps: Mapping) -> None:
                 f"{path}: --add-suppressions cannot write into a Python file or notebook; put "
                 f"`-- icelint: ignore {f.rule} -- REASON` inside the SQL string before the statement"
             )
+
+
+def statement_positions(files, maps: Mapping) -> dict:
+    """`placeholders.statement_positions`, a notebook's statements under the cells they are in."""
+    from icelint.placeholders import statement_positions as positions
+
+    out = positions([pf for pf in files if not is_map(maps.get(pf.path))], maps)
+    for pf in files:
+        m = maps.get(pf.path)
+        if not is_map(m):
+            continue
+        for st in pf.statements:
+            sp = st.span
+            path, line, column, _ = m.locate(m.origin_offset(m.sql_offset(sp.line, sp.column)))
+            _, end_line, end_column, _ = m.locate(m.origin_offset(m.sql_offset(sp.end_line, sp.end_column), True))
+            out.setdefault(path, []).append((line, column, end_line, end_column))
+    return out

@@ -189,7 +189,8 @@ def _cited(maps, text: str | None) -> str | None:
         new_name, line, column = _moved(maps, name, int(m.group(2)), int(m.group(3) or 1))
         return f"{new_name}:{line}:{column}" if m.group(3) else f"{new_name}:{line}"
 
-    return re.sub(r"([\w.-]+\.sql)(?::(\d+)(?::(\d+))?)?", sub, _bare(text))
+    text = re.sub(r"([\w.-]+\.sql)(?::(\d+)(?::(\d+))?)?", sub, _bare(text))
+    return re.sub(r"(`V[\w.]*__[^`\s]*?)sql`", r"\1py`", text)  # a new name suggested for the file keeps its suffix
 
 
 _DIRS = re.compile(r"(?:[A-Za-z]:)?(?:[/\\][\w.@+-]+)+[/\\](?=[\w.-]+\.(?:sql|py|base|pybase)\b)")

@@ -37,8 +37,8 @@ def test_literal_values_equal_pythons(src: str) -> None:
     lit = decode(src, 0)
     assert value(lit) == ast.literal_eval(src.replace("\r\n", "\n"))
     assert lit.end == len(src)
-    for p in lit.pieces:  # each character points at itself, or at the backslash of its escape
-        assert src[p[2]] in (p[1], "\\", "\r")
+    for p in lit.pieces:  # characters written as they are point at themselves; an escape at its backslash
+        assert src[p[2] : p[2] + len(p[1])] == p[1] or (len(p[1]) == 1 and src[p[2]] in ("\\", "\r"))
 
 
 @settings(max_examples=300, deadline=None)

@@ -44,7 +44,8 @@ class Literal:
     quote: str  # ' " ''' """
     raw: bool
     fstring: bool
-    # ("text", char, offset) or ("field", Field)
+    # ("text", characters, offset of the first: each of them is at the next offset, or a character
+    # written as an escape at the offset of its backslash) or ("field", Field)
     pieces: list = field(default_factory=list)
 
     @property
@@ -65,7 +66,13 @@ def decode(src: str, pos: int, formatted: bool = False) -> Literal:
     lit = Literal(pos, 0, m.end(), 0, quote, raw, fstr)
     out = lit.pieces
     i, n = m.end(), len(src)
+    special = _special(quote, fstr)
     while True:
+        plain = special.search(src, i)  # the characters up to the next quote, backslash, brace or line break: as written
+        j = plain.start() if plain is not None else n
+        if j > i:
+            out.append(("text", src[i:j], i))
+            i = j
         if i >= n:
             raise LiteralError("unterminated string")
         c = src[i]
@@ -172,6 +179,18 @@ def _field(src: str, i: int, lit: Literal) -> int:
     expr = src[i + 1 : expr_end if expr_end is not None else k]
     lit.pieces.append(("field", Field(expr.strip().rstrip("=").strip(), i, k + 1, i + 1 + (len(expr) - len(expr.lstrip())))))
     return k + 1
+
+
+_SPECIALS: dict = {}
+
+
+def _special(quote: str, fstr: bool) -> re.Pattern:
+    """What ends a run of characters that are their own value in a literal of this kind."""
+    key = (quote, fstr)
+    got = _SPECIALS.get(key)
+    if got is None:
+        got = _SPECIALS[key] = re.compile("[" + re.escape(quote[0] + "\\\r\n" + ("{}" if fstr else "")) + "]")
+    return got
 
 
 _GAP = re.compile(r"(?:[ \t\f]+|\\\r?\n|\r?\n|#[^\r\n]*)*")

@@ -75,9 +75,7 @@ def extract_notebook(text: str, callables: Iterable[str]) -> tuple[Extracted, Ce
         base = cells.add(number, source)
         magic = _SQL_MAGIC.match(source)
         if magic:
-            body = source[magic.end() :]
-            for i, c in enumerate(body):
-                ex.add(c, base + magic.end() + i)
+            ex.add_run(source[magic.end() :], base + magic.end())
             ex.end_statement(base + max(len(source) - 1, 0))
             continue
         if _CELL_MAGIC.match(source):

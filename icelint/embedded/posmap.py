@@ -138,7 +138,7 @@ class EmbeddedMap:
         lits = set(ex.lit_of[lo:hi])
         if len(lits) != 1 or -1 in lits or hi <= lo:
             return False
-        literal, _ = ex.literals[lits.pop()]
+        literal, start, end = ex.literals[lits.pop()]
         if b > a:
             oa = ex.src_of[a]
             if ex.src_of[b - 1] - oa != b - 1 - a or origin[oa : oa + (b - a)] != sql[a:b]:
@@ -146,8 +146,7 @@ class EmbeddedMap:
         bad = {"\\", "\r", literal.quote[0]} | (set() if literal.triple else {"\n"})
         if any(c in bad for c in content):
             return False
-        rest = [sql[i] for i in range(len(sql)) if ex.lit_of[i] == ex.lit_of[lo] and not a <= i < b]
-        return bool(("".join(rest) + content).strip().strip(";").strip())
+        return bool((sql[start:a] + content + sql[b:end]).strip().strip(";").strip())
 
 
 def _field_without_value(f: Finding, field: str) -> Finding:

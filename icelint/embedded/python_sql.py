@@ -45,7 +45,7 @@ class Extracted:
     sql: list = field(default_factory=list)  # characters, joined by `text`
     src_of: array = field(default_factory=lambda: array("q"))  # per SQL character: its origin offset
     lit_of: array = field(default_factory=lambda: array("l"))  # per SQL character: its fixable literal, -1 none
-    literals: list = field(default_factory=list)  # fixable literal index → Literal
+    literals: list = field(default_factory=list)  # fixable literal index → [Literal, SQL start, SQL end]
     unread: list = field(default_factory=list)  # [Unread]
 
     @property
@@ -55,14 +55,26 @@ class Extracted:
         return self.sql
 
     def add(self, chars: str, offset: int, lit: int = -1) -> None:
-        for c in chars:
-            self.sql.append(c)
-            self.src_of.append(offset)
-            self.lit_of.append(lit)
+        """Characters that all come from one place (a separator, a placeholder's `${`)."""
+        n = len(chars)
+        self.sql.append(chars)
+        self.src_of.extend([offset] * n)
+        self.lit_of.extend([lit] * n)
+
+    def add_run(self, chars: str, offset: int, lit: int = -1) -> None:
+        """Characters written one after the other from `offset` on (a single one: an escape's value)."""
+        n = len(chars)
+        self.sql.append(chars)
+        self.src_of.extend(range(offset, offset + n))
+        self.lit_of.extend([lit] * n)
 
     def end_statement(self, offset: int) -> None:
         """Close a call's SQL: `spark.sql` runs one statement, which may or may not end in `;`."""
-        tail = "".join(self.sql[-200:]).rstrip()
+        tail = ""
+        for piece in reversed(self.sql):
+            tail = piece.rstrip()
+            if tail:
+                break
         self.add("\n" if tail.endswith(";") or not tail else "\n;\n", offset)
 
 
@@ -208,17 +220,20 @@ def add_call(ex: Extracted, call: ast.Call, name: str, text: str, offsets: Offse
             continue
         fixable = single and len(run) == 1 and not run[0].fstring
         lit_index = -1
+        sql_start = len(ex.src_of)
         if fixable:
             lit_index = len(ex.literals)
-            ex.literals.append((run[0], base))
+            ex.literals.append([run[0], sql_start, sql_start])  # the literal, and its SQL's range
         for lit in run:
             for p in lit.pieces:
                 if p[0] == "text":
-                    ex.add(p[1], base + p[2], lit_index)
+                    ex.add_run(p[1], base + p[2], lit_index)
                 else:
                     f = p[1]
                     _add_field(ex, placeholder_name(f.expr), base + f.start, base + f.expr_start, base + f.end)
             last = base + lit.content_end
+        if fixable:
+            ex.literals[lit_index][2] = len(ex.src_of)
     ex.end_statement(last)
 
 

@@ -270,3 +270,28 @@ def test_per_file_ignores_apply_to_ice063(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.icelint]\nper-file-ignores = { "jobs/dynamic_*.py" = ["ICE063"] }\n')
     r = run("check", "jobs/dynamic_x.py", "--no-cache", "--format", "json", cwd=tmp_path)
     assert json.loads(r.stdout)["findings"] == []
+
+
+def test_diff_stdin_and_crlf(tmp_path: Path) -> None:
+    call = "spark.sql('ALTER TABLE db.logs DROP PARTITION FIELD Logged_At_Day')\n"
+    f = tmp_path / "V2__y.py"
+    f.write_text(CREATE + call)
+    r = run("check", "V2__y.py", "--no-cache", "--diff", cwd=tmp_path)
+    assert r.returncode == 1 and f.read_text() == CREATE + call
+    assert "-" + call in r.stdout and "+" + call.replace("Logged_At_Day", "logged_at_day") in r.stdout
+    # standard input named as a .py file: the fixed Python is printed
+    import subprocess
+    import sys
+
+    from tests.test_cli import _env
+
+    p = subprocess.run([sys.executable, "-m", "icelint", "check", "-", "--stdin-filename", "V2__y.py", "--fix", "--no-cache"],
+                       input=CREATE + call, capture_output=True, text=True, cwd=tmp_path, env=_env(), timeout=120)  # fmt: skip
+    assert p.returncode == 0 and p.stdout == CREATE + call.replace("Logged_At_Day", "logged_at_day")
+    # CRLF line ends and a triple-quoted literal: the fix keeps them
+    crlf = (CREATE + 'spark.sql("""\n  ALTER TABLE db.logs\n  DROP PARTITION FIELD Logged_At_Day""")\n').replace("\n", "\r\n")
+    f.write_bytes(crlf.encode())
+    r = run("check", "V2__y.py", "--no-cache", "--format", "json", cwd=tmp_path)
+    assert [(x["rule"], x["line"], x["column"]) for x in json.loads(r.stdout)["findings"]] == [("ICE003", 4, 24)]
+    assert run("check", "V2__y.py", "--no-cache", "--fix", cwd=tmp_path).returncode == 0
+    assert f.read_bytes() == crlf.replace("Logged_At_Day", "logged_at_day").encode()

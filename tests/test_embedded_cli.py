@@ -295,3 +295,14 @@ def test_diff_stdin_and_crlf(tmp_path: Path) -> None:
     assert [(x["rule"], x["line"], x["column"]) for x in json.loads(r.stdout)["findings"]] == [("ICE003", 4, 24)]
     assert run("check", "V2__y.py", "--no-cache", "--fix", cwd=tmp_path).returncode == 0
     assert f.read_bytes() == crlf.replace("Logged_At_Day", "logged_at_day").encode()
+
+
+def test_fix_after_an_fstring_in_the_same_file(tmp_path: Path) -> None:
+    """Placeholders substituted earlier in the file (values longer than their fields) do not move a later fix."""
+    code = (CREATE + 'spark.sql(f"ALTER TABLE {schema}.logs ADD COLUMN host string")\n'
+            "spark.sql('ALTER TABLE db.logs DROP PARTITION FIELD Logged_At_Day')\n")  # fmt: skip
+    f = tmp_path / "V2__logs.py"
+    f.write_text(code)
+    r = run("check", "V2__logs.py", "--no-cache", "--fix", "--var", "schema=db", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f.read_text() == code.replace("Logged_At_Day", "logged_at_day")

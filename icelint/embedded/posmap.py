@@ -105,7 +105,7 @@ class EmbeddedMap:
         for e in fix.edits:
             a, b = self._sql_range(e.start, e.end)
             applicable = applicable and self._in_one_literal(a, b, e.content)
-            oa = self.origin_offset(a) if a < b else self._insertion(a)
+            oa = self.ex.src_of[a] if a < b else self._insertion(a)  # a, b: offsets in the extracted SQL
             ob = self.ex.src_of[b - 1] + 1 if a < b else oa
             path, _, _, start = self.locate(oa)
             text = self.original.text if self.cells is None else self.cells.texts[self.cells.starts.index(oa - start)]

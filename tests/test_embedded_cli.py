@@ -160,10 +160,12 @@ def test_fix_outside_one_plain_literal_is_display_only(tmp_path: Path, call: str
     assert "fix suggestion (display-only, never applied)" in run("check", "V2__logs.py", "--no-cache", "--var", "db=db", cwd=tmp_path).stdout
 
 
-def test_a_fix_that_would_empty_the_call_is_display_only(tmp_path: Path) -> None:
-    """ICE008's unsafe fix deletes the SET: `spark.sql("")` would fail, so it is shown, not applied."""
+@pytest.mark.parametrize("call", ['spark.sql("SET spark.sql.caseSensitive=true")', 'spark.sql("""-- kept by mistake\nSET spark.sql.caseSensitive=true""")'])
+def test_a_fix_that_would_empty_the_call_is_display_only(tmp_path: Path, call: str) -> None:
+    """ICE008's unsafe fix deletes the SET: a call left with no statement (`spark.sql("")`, or only a
+    comment) would fail, so it is shown, not applied."""
     f = tmp_path / "V2__x.py"
-    f.write_text(CREATE + 'spark.sql("SET spark.sql.caseSensitive=true")\n')
+    f.write_text(CREATE + call + "\n")
     before = f.read_bytes()
     r = run("check", "V2__x.py", "--no-cache", "--format", "json", cwd=tmp_path)
     (finding,) = json.loads(r.stdout)["findings"]

@@ -238,3 +238,55 @@ def test_the_variants_cover_every_case() -> None:
     codes = {style: to_python(text, style)[0] for style in STYLES}
     assert len(set(codes.values())) == len(STYLES)
     assert 'f"""{pad}' in codes["fstring"] and "{{y}}" in codes["fstring"] and '" +\n' in codes["concat"]
+
+
+def _fixed(text: str, edits) -> str:
+    for e in sorted(edits, key=lambda e: e["start"], reverse=True):
+        text = text[: e["start"]] + e["content"] + text[e["end"] :]
+    return text
+
+
+@pytest.mark.parametrize(("case", "style"), [p for p in _params() if p.values[1] in ("triple", "mixed")])
+def test_python_fixes_make_the_same_sql_as_the_sql_fixes(case: Case, style: str, tmp_path: Path) -> None:
+    """A fix applied to the `.py` file (where it stays applicable) changes its SQL exactly as the `.sql`
+    case's fix changes the `.sql` file; a fix that cannot be an edit of one literal is display-only."""
+    from icelint import embedded
+    from icelint.fix import Applicability
+
+    if case.vars or case.base:
+        pytest.skip("placeholders substituted: no fix is offered for the .sql file either")
+    sql_fixes = {}
+    for f in lint_case(case):
+        if f.fix is not None and f.fix.applicability is not Applicability.DISPLAY_ONLY:
+            sql_fixes[(Path(f.path).name, f.line, f.column, f.rule)] = f.fix
+    if not sql_fixes:
+        return
+    py_case, maps = variant(case, style, tmp_path)
+    by_new = {v[0]: k for k, v in maps.items()}
+    applied = 0
+    for f in lint_case(py_case):
+        if f.fix is None:
+            continue
+        old_name = by_new[Path(f.path).name]
+        new_name, sql_index, py_index, place = maps[old_name]
+        key = next((k for k in sql_fixes if k[0] == old_name and k[3] == f.rule and _moved(maps, old_name, k[1], k[2])[1:] == (f.line, f.column)), None)
+        assert key is not None, f"a fix in the .py file that the .sql file does not have: {f.rule} {f.line}:{f.column}"
+        if f.fix.applicability is Applicability.DISPLAY_ONLY:
+            continue
+        sql_fix = sql_fixes[key]
+        assert f.fix.applicability is sql_fix.applicability
+        py_text, sql_text = py_index.text, sql_index.text
+        new_py = _fixed(py_text, [{"start": e.start, "end": e.end, "content": e.content} for e in f.fix.edits])
+        # the .sql fix, made an edit of the SQL extracted from the .py file
+        extracted, m = embedded.extract(new_name, py_text)
+        back = {o: i for i, o in enumerate(m.ex.src_of) if m.ex.lit_of[i] >= 0}
+        edits = []
+        for e in sql_fix.edits:
+            a = back[place[e.start]] if e.end > e.start else back[place[e.start]] if e.start in place else back[place[e.start - 1]] + 1
+            b = back[place[e.end - 1]] + 1 if e.end > e.start else a
+            edits.append({"start": a, "end": b, "content": e.content})
+        assert embedded.extract(new_name, new_py)[0] == _fixed(extracted, edits)
+        applied += 1
+    if style == "triple":
+        assert applied or all(f.edits[0].content.strip() == "" or any(c in e.content for e in f.edits for c in '"\\') for f in sql_fixes.values()), \
+            "no fix of a triple-quoted literal stayed applicable"  # fmt: skip

@@ -5,6 +5,7 @@ plain literal, else display-only)."""
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import replace
 from typing import Mapping
 
@@ -14,6 +15,7 @@ from icelint.fix import Applicability, Edit, Fix
 from icelint.source import LineIndex, SourceFile
 
 UNRESOLVED = "ICE060"
+_COMMENTS = re.compile(r"--[^\n]*|/\*.*?\*/", re.S)
 
 
 class EmbeddedMap:
@@ -146,7 +148,8 @@ class EmbeddedMap:
         bad = {"\\", "\r", literal.quote[0]} | (set() if literal.triple else {"\n"})
         if any(c in bad for c in content):
             return False
-        return bool((sql[start:a] + content + sql[b:end]).strip().strip(";").strip())
+        left = _COMMENTS.sub("", sql[start:a] + content + sql[b:end])  # a string of comments only: no statement
+        return bool(left.strip().strip(";").strip())
 
 
 def _field_without_value(f: Finding, field: str) -> Finding:

@@ -177,7 +177,11 @@ def _field(src: str, i: int, lit: Literal) -> int:
     if k >= n:
         raise LiteralError("unterminated f-string field")
     expr = src[i + 1 : expr_end if expr_end is not None else k]
-    lit.pieces.append(("field", Field(expr.strip().rstrip("=").strip(), i, k + 1, i + 1 + (len(expr) - len(expr.lstrip())))))
+    bare = expr.rstrip()
+    if bare.endswith("=") and not bare.endswith(("==", "!=", "<=", ">=")):  # `{x=}`: Python writes `x=` first
+        lit.pieces.append(("text", expr, i + 1))
+        bare = bare[:-1]
+    lit.pieces.append(("field", Field(bare.strip(), i, k + 1, i + 1 + (len(expr) - len(expr.lstrip())))))
     return k + 1
 
 

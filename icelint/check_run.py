@@ -38,7 +38,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
     from icelint.source import SourceFile
 
     rules = cfg.rules()
-    from icelint import placeholders
+    from icelint import embedded, placeholders
 
     values = dict(cfg.vars)  # [tool.icelint.vars], then --var
     maps: dict = {}  # path → placeholders.FileMap, for the files that have placeholders
@@ -57,9 +57,14 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
     def read(path):
         if str(path) in texts:
             src = SourceFile(str(path), texts[str(path)])
+        elif stdin_source is not None and str(path) == stdin_source.path:
+            src = stdin_source
         else:
-            src = stdin_source if stdin_source is not None and str(path) == stdin_source.path else SourceFile.read(path)
-        m = placeholders.substitute(src, values)
+            src = embedded.read_file(path) if embedded.wanted(path) else SourceFile.read(path)
+        if embedded.wanted(src.path):  # Python and notebooks: their SQL, mapped back to them
+            m = embedded.read(src, values, cfg.sql_callables)
+        else:
+            m = placeholders.substitute(src, values)
         if m is None:
             return src
         maps[src.path] = m
@@ -123,15 +128,22 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
 
         findings = sorted([*findings, *check_plan(plan, rules, order=cfg.order, since=since)], key=lambda f: f.sort_key)
         outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
-        outcome = suppress.Outcome(placeholders.remap(outcome.findings, maps), placeholders.remap(outcome.suppressed, maps))
+        unread = embedded.unread_findings(maps, [r.code for r in rules], plan.pending_names, cfg)  # ICE063
+        outcome = suppress.Outcome(
+            sorted([*embedded.remap(outcome.findings, maps), *unread], key=lambda f: f.sort_key),
+            embedded.remap(outcome.suppressed, maps),
+        )
         originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
         from icelint.fixing import adapt  # fixes as edits of the files as they are (CRLF, a deleted statement's `;`)
 
-        found = adapt(outcome.findings, {s.path: s.text for s in originals}, maps)
+        cells = embedded.cell_texts(maps)  # a notebook's findings name its cells
+        found = adapt(outcome.findings, {s.path: s.text for s in originals} | cells, [p for p, m in maps.items() if not embedded.is_map(m)])
         report = Report(found, originals, statements, suppressed=outcome.suppressed,
-                        rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url)
+                        rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url, parts=cells)
+        if conv.get("add_suppressions") is not None:  # SQL comments: not written into Python code
+            embedded.refuse_suppressions(found, maps)
         if conv.get("add_suppressions") is not None or fmt == "junit":
-            report.statements_by_file = placeholders.statement_positions(pending.files, maps)
+            report.statements_by_file = embedded.statement_positions(pending.files, maps)
     return report
 
 

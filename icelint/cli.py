@@ -153,7 +153,8 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
           catalog_kind, config_file, show_config, quiet, readers=None, sources=None, conv=None, no_cache=False) -> None:
     """Report every statement that would fail or damage data.
 
-    PATHS are the files under review (folders: all their .sql files); without PATHS, the configured
+    PATHS are the files under review (folders: all their .sql files, and their V<n>__*.py / .ipynb
+    files, whose spark.sql(...) strings and %%sql cells are read); without PATHS, the configured
     migrations folder (or, with --since, its changed files).
     """
     from icelint import discovery

@@ -9,6 +9,8 @@ Orders (`order` in `[tool.icelint]`, `--order` on the command line):
   2. every other `.sql` file, by natural sort of its path in the folder;
   3. Flyway's repeatable `R__<description>.sql` files, by description (Flyway runs them after
      the versioned ones).
+  Python migration files and notebooks count when versioned (`V<version>__<description>.py` /
+  `.ipynb`, icelint.embedded), in the same order as the `.sql` ones.
   Flyway's undo files `U<version>__<description>.sql` are not migrations and are skipped. Two
   `V` files with the same version are kept (ordered by path) and reported by `icelint check`
   (ICE024, `icelint.migration_history`), since Flyway refuses them.
@@ -31,10 +33,14 @@ from typing import Callable, Iterable
 from icelint.source import InputError
 
 ORDERS = ("flyway", "natural", "lexicographic")
+SQL_SUFFIX = ".sql"
+# Python migration files and notebooks (icelint.embedded): in a folder, only the versioned ones (`V2__x.py`)
+EMBEDDED_SUFFIXES = (".py", ".ipynb")
+INPUT_SUFFIXES = (SQL_SUFFIX, *EMBEDDED_SUFFIXES)
 DEFAULT_ORDER = "flyway"
 
 _NUM = re.compile(r"(\d+)")
-_VERSIONED = re.compile(r"^[Vv](?P<version>\d+(?:[._]\d+)*)__(?P<desc>.*)\.sql$", re.IGNORECASE)
+_VERSIONED = re.compile(r"^[Vv](?P<version>\d+(?:[._]\d+)*)__(?P<desc>.*)\.(?:sql|py|ipynb)$", re.IGNORECASE)
 _UNDO = re.compile(r"^[Uu]\d+(?:[._]\d+)*__.*\.sql$", re.IGNORECASE)
 _REPEATABLE = re.compile(r"^[Rr]__(?P<desc>.*)\.sql$", re.IGNORECASE)
 _NUMERIC = re.compile(r"^(?P<version>\d+)(?=[_\-.\s]|$)")
@@ -99,6 +105,12 @@ def order_folder(folder: Path, order: str = DEFAULT_ORDER) -> list[Path]:
     return sorted(files, key=lambda f: sort_key(rels[f], order))
 
 
+def is_migration_name(name: str) -> bool:
+    """A file a folder's migrations include: every `.sql` file; `.py` and `.ipynb` ones named `V<n>__*`."""
+    suffix = name[name.rfind(".") :].lower() if "." in name else ""
+    return suffix == SQL_SUFFIX or (suffix in EMBEDDED_SUFFIXES and _VERSIONED.match(name) is not None)
+
+
 def sql_files(folder: Path) -> list[Path]:
     """Every regular `.sql` file under `folder` (symbolic links to files followed, to folders not).
 
@@ -125,7 +137,7 @@ def sql_files(folder: Path) -> list[Path]:
                     continue
             except OSError:
                 pass
-            if p.suffix.lower() != ".sql":
+            if not is_migration_name(p.name):
                 continue
             try:
                 mode = os.stat(p).st_mode

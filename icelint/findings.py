@@ -255,4 +255,5 @@ def _path_key(path: str) -> tuple:
     from icelint.discovery import sort_key as file_key
 
     parent, _, name = path.replace("\\", "/").rpartition("/")
-    return (parent, file_key(name), path)
+    name, _, cell = name.partition(":cell ")  # a notebook's cell (icelint.embedded): in the notebook's place
+    return (parent, file_key(name), int(cell) if cell.isdigit() else 0, path)

@@ -47,7 +47,7 @@ def check_plan(
                             f"version {v} is also the version of {there}: Flyway refuses to run any migration while "
                             "two files have the same version",
                             f"give one of them the next free version (for example `V{_next(plan.files)}__"
-                            f"{classify(here.name)[2]}.sql`)",
+                            f"{classify(here.name)[2]}{_suffix(here)}`)",
                         )
                     )
     if "ICE022" in wanted:
@@ -67,7 +67,7 @@ def check_plan(
                         f"a database that already ran {_v(newest)} refuses this file (Flyway: `Detected resolved "
                         "migration not applied to database`), or with outOfOrder=true runs it after "
                         f"{_v(newest)}, not where its name sorts (and where icelint replayed it)",
-                        f"give it a version above {_v(newest)}: rename it to `V{_next(plan.files)}__{desc}.sql`",
+                        f"give it a version above {_v(newest)}: rename it to `V{_next(plan.files)}__{desc}{_suffix(p)}`",
                     )
                 )
     if "ICE023" in wanted and since is not None:
@@ -82,7 +82,7 @@ def check_plan(
                     f"this migration (version {_v(v)}) already exists in {since} and was changed: where it has "
                     "been applied, the change never runs, and Flyway's validate fails on the changed checksum",
                     f"restore the file as it is in {since} (`git checkout {since} -- {p.as_posix()}`) and put the "
-                    f"change in a new migration (`V{_next(plan.files)}__...sql`)",
+                    f"change in a new migration (`V{_next(plan.files)}__...{_suffix(p)[1:]}`)",
                 )
             )
     return out
@@ -131,3 +131,9 @@ def _first_line(path: Path) -> int:
             return len(fh.readline().rstrip("\r\n"))
     except OSError:
         return 1
+
+
+def _suffix(p) -> str:
+    """The file's own suffix in a new name suggested for it: `.sql`, or `.py` / `.ipynb` (icelint.embedded)."""
+    suffix = Path(p).suffix.lower()
+    return suffix if suffix in (".py", ".ipynb") else ".sql"

@@ -183,7 +183,9 @@ def changed_since(ref: str, cwd: Path) -> set[str]:
     diff = _git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=ACMRT", base, "--"], top, "git diff failed")
     untracked = _git(["ls-files", "--others", "--exclude-standard", "-z"], top, "git ls-files failed")
     names = [n for n in (diff + untracked).split("\0") if n]
-    return {_key(top / n) for n in names if n.lower().endswith(".sql")}
+    from icelint.discovery import is_migration_name
+
+    return {_key(top / n) for n in names if is_migration_name(n.rsplit("/", 1)[-1])}
 
 
 # ---------------------------------------------------------------------------- parsing

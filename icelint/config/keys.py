@@ -36,6 +36,7 @@ KEYS: dict[str, str] = {
     "readers": _LIST,
     "fix": _BOOL,
     "unsafe-fixes": _BOOL,
+    "sql-callables": _LIST,
 }
 CATALOG_KINDS = ("iceberg", "session")  # Iceberg's SparkCatalog, or SparkSessionCatalog
 STATE_KEYS = ("catalog", "warehouse", "metadata", "table-dirs", "table-uuid")  # read by icelint.sources.options
@@ -109,6 +110,13 @@ def parse_section(section: Any, path: Path) -> Config:
         for name, value in section["vars"].items():
             check_value(name, value, key("vars"))
         kw["vars"] = tuple(sorted(section["vars"].items()))
+    if "sql-callables" in section:
+        import re
+
+        for name in section["sql-callables"]:
+            if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", name):
+                raise ConfigError(f"{key('sql-callables')}: {name!r} is not a dotted Python name (e.g. \"jobs.run_sql\")")
+        kw["sql_callables"] = tuple(section["sql-callables"])
     if "docs-url" in section:
         kw["docs_url"] = section["docs-url"]
     for k in ("fix", "unsafe-fixes"):

@@ -43,6 +43,7 @@ class Config:
     cache_dir: str | None = None  # the run cache's folder (icelint.cache); None: .icelint_cache/ at the root
     fix: bool = False  # apply safe fixes (icelint.fixing); the --fix / --no-fix flags win
     unsafe_fixes: bool = False  # unsafe fixes apply too; the --unsafe-fixes / --no-unsafe-fixes flags win
+    sql_callables: tuple[str, ...] = ()  # Python callables whose string argument is SQL, beyond `spark.sql` (icelint.embedded)
 
     # ------------------------------------------------------------------ merging the flags
     def with_flags(
@@ -148,7 +149,14 @@ class Config:
             "readers": list(self.readers) if self.readers is not None else _all_readers(),
             "fix": self.fix,
             "unsafe-fixes": self.unsafe_fixes,
+            "sql-callables": list(_callables(self.sql_callables)),
         }
+
+
+def _callables(configured: tuple[str, ...]) -> tuple[str, ...]:
+    from icelint.embedded import callables_of
+
+    return callables_of(configured)
 
 
 def _not_enabled(rules: tuple) -> list[str]:

@@ -62,7 +62,13 @@ def render(report: Report, out: IO[str], **_: object) -> None:
     by_path: dict[str, list[Finding]] = {}
     for f in report.findings:
         by_path.setdefault(f.path, []).append(f)
-    paths = [s.path for s in report.sources] + [p for p in by_path if p not in {s.path for s in report.sources}]
+    # a notebook's statements and findings are under its cells (`nb.ipynb:cell 3`): a suite per cell, in its place
+    parts = sorted(set(report.parts) & (set(by_path) | set(report.statements_by_file)), key=lambda p: (p.partition(":cell ")[0], int(p.rpartition(" ")[2])))
+    paths = []
+    for s in report.sources:
+        cells = [p for p in parts if p.partition(":cell ")[0] == s.path]
+        paths += cells or [s.path]
+    paths += [p for p in by_path if p not in set(paths)]
     suites = []
     total_tests = total_failures = 0
     for path in paths:

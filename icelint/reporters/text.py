@@ -116,6 +116,7 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
     from icelint import color as colors
 
     indexes = {s.path: LineIndex.shared(s.path, s.text) for s in report.sources}
+    indexes.update({path: LineIndex(path, text) for path, text in report.parts.items()})  # a notebook's cells
     use_color = colors.use_color(out) if color is None else color
     links = colors.use_links(out)
     console = colors.console(out) if use_color else None

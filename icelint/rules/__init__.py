@@ -39,6 +39,7 @@ from icelint.rules import (
     unreadable_commit_property,
     unresolved_placeholder,
     unknown_schema,
+    unread_sql_argument,
     unused_suppression,
 )
 from icelint.rules._base import Rule
@@ -82,6 +83,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         unresolved_placeholder,
         create_if_not_exists_differs,
         unreadable_commit_property,
+        unread_sql_argument,
         unused_suppression,
     )
 )

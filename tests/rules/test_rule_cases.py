@@ -108,7 +108,7 @@ def all_cases() -> list[Case]:
     out = []
     for rule_dir in sorted(p for p in RULES_DIR.iterdir() if p.is_dir()):
         for p in sorted(rule_dir.iterdir()):
-            if p.suffix == ".sql" or p.is_dir():
+            if p.suffix in (".sql", ".py") or p.is_dir():
                 out.append(load_case(rule_dir.name, p))
     return out
 
@@ -125,15 +125,25 @@ def lint_case(case: Case):
     rules = [r for r in ALL_RULES if r is rule or r in extra]
     from icelint import placeholders  # `${name}` placeholders, as `icelint check` substitutes them
 
-    sources, maps = placeholders.prepare([SourceFile.read(f) for f in case.files], case.vars)
+    from icelint import embedded  # `.py` files and notebooks: their SQL, as `icelint check` reads it
+
+    sources, maps = placeholders.prepare([SourceFile.read(f) for f in case.files if not embedded.wanted(f)], case.vars)
+    if any(embedded.wanted(f) for f in case.files):
+        by_path = {s.path: s for s in sources}
+        for f in case.files:
+            if embedded.wanted(f):
+                maps[str(f)] = embedded.read(embedded.read_file(f), case.vars)
+                by_path[str(f)] = maps[str(f)].substituted
+        sources = [by_path[str(f)] for f in case.files]
     parsed = parse_sources(sources)
     if case.path.is_dir() and not case.metadata:  # `icelint check <folder>` with no state: each file is deployed
         parsed.deployments = deployments(make_plan([str(case.path)]))
     states = load_states(StateOptions(metadata=case.metadata)).assign(parsed.referenced_tables, parsed.created_tables)
-    outcome = placeholders.lint(replay(parsed, states), rules, maps)
+    outcome = embedded.lint(replay(parsed, states), rules, maps)
     pending = [f for f in case.files if f not in case.context]
     names = {str(f) for f in pending}
-    return [f for f in outcome.findings if f.rule == case.code and f.path in names] + history_findings(case, rules, pending)
+    found = outcome.findings + embedded.unread_findings(maps, [r.code for r in rules], names)
+    return [f for f in found if f.rule == case.code and f.path in names] + history_findings(case, rules, pending)
 
 
 def history_findings(case: Case, rules, pending: list[Path]) -> list:

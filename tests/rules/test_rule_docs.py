@@ -11,6 +11,7 @@ from icelint import suppress
 from icelint.pipeline import replay_text
 from icelint.rules import ALL_RULES
 from icelint.rules._base import Rule
+from icelint.source import SourceFile
 
 HEADINGS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead")
 IDS = [r.code for r in ALL_RULES]
@@ -24,14 +25,30 @@ def section(doc: str, heading: str) -> str:
     return "\n".join(lines[start:end])
 
 
+class PythonBlock(str):
+    """A ```python example (a rule about SQL inside Python): checked as `icelint check x.py` reads it."""
+
+    def sql(self) -> str:
+        from icelint import embedded
+
+        return embedded.extract("example.py", str(self))[0]
+
+
 def sql_blocks(text: str) -> list[str]:
-    return re.findall(r"```sql\n(.*?)```", text, flags=re.S)
+    return [PythonBlock(code) if lang == "python" else code for lang, code in re.findall(r"```(sql|python)\n(.*?)```", text, flags=re.S)]
 
 
 def findings(sql: str, rules) -> list:
     """What `icelint check` reports for the SQL (rules, then inline suppressions and ICE100)."""
     from icelint import placeholders  # `${name}` without a value is ICE060, as in `icelint check`
 
+    if isinstance(sql, PythonBlock):
+        from icelint import embedded
+        from icelint.pipeline import replay_sources
+
+        m = embedded.read(SourceFile("example.py", str(sql)), {})
+        codes = [r.code for r in rules]
+        return embedded.lint(replay_sources([m.substituted]), list(rules), {"example.py": m}).findings + embedded.unread_findings({"example.py": m}, codes)
     return placeholders.lint_text(sql, list(rules), path="example.sql") + plan_findings(sql, rules)
 
 
@@ -149,6 +166,6 @@ def test_examples_are_self_contained(rule: Rule) -> None:
     """Examples create the table they alter, so they run without --metadata (no unknown-table finding)."""
     for h in ("## Example", "## Use instead"):
         (sql,) = sql_blocks(section(rule.doc, h))
-        run = replay_text(sql, path="example.sql")
+        run = replay_text(sql.sql() if isinstance(sql, PythonBlock) else sql, path="example.sql")
         unknown = [o.step.span.line for o in run.result.outcomes if o.skipped == "unknown-table"]
         assert not unknown, f"{h}: statements on a table the example does not create, lines {unknown}"

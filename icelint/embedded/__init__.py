@@ -1,0 +1,225 @@
+"""SQL inside Python: `.py` migration files and `.ipynb` notebooks checked as `.sql` files are.
+
+A file's SQL is every string literal passed to `spark.sql(...)` (and the other SQL callables:
+`DEFAULT_CALLABLES` plus `sql-callables` of `[tool.icelint]`) and every `%%sql` cell of a notebook,
+read with Python's `ast` (nothing is run), one statement per call, in source (and cell) order.
+f-string fields become `${...}` placeholders (`icelint.placeholders`: `--var`, else ICE060).
+
+The API the engine uses (one place to re-point):
+
+- `SUFFIXES`, `wanted(path)`: the inputs this module reads;
+- `read(source, values, callables) -> EmbeddedMap`: the SQL to check (`.substituted`) and the map
+  back to the file; it stands where `placeholders.FileMap` stands (`.original`, `.substituted`,
+  `.unresolved`, `.position`), so the engine checks it exactly as a `.sql` file;
+- `remap(findings, maps)`: findings (and their fixes) at the file's positions: a `.py` file's
+  line and column; a notebook's `nb.ipynb:cell N` with the line and column in the cell (ruff's
+  way); a fix stays applicable when its edit stays inside one plain literal and needs no escaping,
+  else it is display-only;
+- `unread_findings(maps, enabled, pending)`: ICE063 for each call whose SQL is not a literal;
+- `extract(path, text, callables) -> (sql_text, EmbeddedMap)`: the same, without placeholders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+from icelint.source import InputError, SourceFile
+
+if TYPE_CHECKING:
+    from icelint.embedded.posmap import EmbeddedMap
+    from icelint.findings import Finding
+
+SUFFIXES = (".py", ".ipynb")  # as discovery.EMBEDDED_SUFFIXES
+DEFAULT_CALLABLES = ("spark.sql", "session.sql", "self.spark.sql", "self.session.sql")
+NOTEBOOK = ".ipynb"
+UNREAD = "ICE063"
+
+__all__ = ["SUFFIXES", "DEFAULT_CALLABLES", "EmbeddedMap", "wanted", "read", "read_file", "extract", "remap",
+           "unread_findings", "cell_texts", "is_map"]  # fmt: skip
+
+
+def __getattr__(name: str):
+    if name == "EmbeddedMap":  # imported on first use: a run of `.sql` files never needs it
+        from icelint.embedded.posmap import EmbeddedMap
+
+        return EmbeddedMap
+    raise AttributeError(name)
+
+
+def wanted(path) -> bool:
+    return str(path).lower().endswith(SUFFIXES)
+
+
+def callables_of(configured: Iterable[str] = ()) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*DEFAULT_CALLABLES, *configured)))
+
+
+def extract(path: str, text: str, callables: Iterable[str] = ()) -> tuple[str, EmbeddedMap]:
+    """A `.py` file's or notebook's SQL and its map back to the file (no placeholders substituted).
+    Bad input (not Python, not a notebook) is an `InputError` naming the file."""
+    from icelint.embedded.posmap import EmbeddedMap
+    from icelint.embedded.python_sql import PythonSyntaxError, extract_python
+
+    source = SourceFile(str(path), text)
+    names = callables_of(callables)
+    if str(path).lower().endswith(NOTEBOOK):
+        from icelint.embedded.notebook import NotebookError, extract_notebook
+
+        try:
+            ex, cells = extract_notebook(text, names)
+        except NotebookError as e:
+            raise InputError(f"{path}:{e}" if str(e).startswith("cell ") else f"{path}: {e}") from None
+        m = EmbeddedMap(source, ex, cells)
+    else:
+        try:
+            m = EmbeddedMap(source, extract_python(text, names))
+        except PythonSyntaxError as e:
+            raise InputError(f"{path}:{e.line}:{e.column}: Python syntax error: {e.message}") from None
+    return m.sql.text, m
+
+
+def read(source: SourceFile, values: Mapping[str, str], callables: Iterable[str] = ()) -> EmbeddedMap:
+    """The file's SQL, placeholders substituted (`EmbeddedMap.substituted` is what the engine parses)."""
+    return extract(source.path, source.text, callables)[1].substitute(values)
+
+
+def read_file(path) -> SourceFile:
+    """A `.py` file or notebook as text: like `SourceFile.read`, but an empty file is no error (no SQL)."""
+    from icelint.source import read_bytes
+
+    data = read_bytes(path, missing="no such file", directory="is a directory, not a Python file")
+    try:
+        return SourceFile(str(path), data.decode("utf-8-sig"))
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
+
+
+def is_map(m) -> bool:
+    """Whether a map of `check_run`'s `maps` is one of this module's (not a `placeholders.FileMap`)."""
+    return getattr(m, "embedded", False) is True
+
+
+def remap(findings: Iterable[Finding], maps: Mapping) -> list[Finding]:
+    """`placeholders.remap`, and the findings of Python files and notebooks at their places there."""
+    from icelint.placeholders import remap as remap_placeholders
+
+    plain = {p: m for p, m in maps.items() if not is_map(m)}
+    ours = {p: m for p, m in maps.items() if is_map(m)}
+    if not ours:
+        return remap_placeholders(findings, plain)
+    import re
+
+    cited = re.compile(r"(?<![\w/.\\])(" + "|".join(re.escape(p) for p in sorted(ours, key=len, reverse=True)) + r"):(\d+)(?::(\d+))?(?![\d:])")
+
+    def place(hit: re.Match) -> str:  # `V2__x.py:3` in a message: a place in the checked SQL
+        m = ours[hit.group(1)]
+        line, column = int(hit.group(2)), int(hit.group(3) or 1)
+        if line > len(m._sub_index()._starts):
+            return hit.group(0)
+        path, line, column, _ = m.locate(m.origin_offset(m.sql_offset(line, column)))
+        return f"{path}:{line}:{column}" if hit.group(3) else f"{path}:{line}"
+
+    def texts(f: Finding) -> Finding:
+        message, help = cited.sub(place, f.message), cited.sub(place, f.help) if f.help else f.help
+        return f if (message, help) == (f.message, f.help) else replace(f, message=message, help=help)
+
+    out = []
+    for f in remap_placeholders(findings, plain):
+        m = ours.get(f.path)
+        out.append(texts(m.finding(f) if m is not None else f))
+    return out
+
+
+def cell_texts(maps: Mapping) -> dict[str, str]:
+    """`nb.ipynb:cell N` → the cell's text, for the notebooks among `maps` (what their fixes edit)."""
+    out = {}
+    for m in maps.values():
+        if is_map(m) and m.cells is not None:
+            for n, text in zip(m.cells.numbers, m.cells.texts):
+                out[f"{m.original.path}:cell {n}"] = text
+    return out
+
+
+def unread_findings(maps: Mapping, enabled: Iterable[str], pending: Sequence[str] | None = None, config=None) -> list[Finding]:
+    """ICE063 for every SQL call whose argument is not a string literal (files under review only;
+    `per-file-ignores` and `severity` of `config` applied)."""
+    if UNREAD not in set(enabled):
+        return []
+    from icelint.rules import get
+
+    from icelint.findings import Finding, Severity
+
+    rule = get(UNREAD)
+    out = []
+    for path, m in maps.items():
+        if not is_map(m) or (pending is not None and path not in pending):
+            continue
+        for u in m.ex.unread:
+            where, line, column, _ = m.locate(u.start)
+            _, end_line, end_column, _ = m.locate(max(u.end - 1, u.start))
+            arg = f"`{_short(u.argument)}`" if u.argument is not None else "no SQL argument icelint can find"
+            call = f"{u.callable}({_short(u.argument) if u.argument is not None else '...'})"
+            if config is not None and UNREAD in config.ignored_for(path):
+                continue
+            level = config.severity_of(UNREAD) if config is not None else None
+            out.append(
+                Finding(
+                    rule=rule.code, name=rule.name, severity=Severity(level) if level else rule.severity, path=where, line=line, column=column,
+                    end_line=end_line, end_column=end_column,
+                    message=f"`{call}` runs SQL that icelint cannot read: its argument is {arg}, not a string "
+                    "literal, so this statement is not checked and the migrations after it are checked without it",
+                    help="pass the SQL to the call as a string literal (an f-string's fields become `${...}` "
+                    "placeholders, given with `--var NAME=VALUE`), or keep the statement in a `.sql` migration file",
+                )
+            )  # fmt: skip
+    return out
+
+
+def _short(text: str, limit: int = 60) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 3] + "..."
+
+
+def lint(run, rules, maps: Mapping, config=None):
+    """`placeholders.lint` for runs that hold Python files or notebooks: rules, placeholders,
+    suppressions, then positions (and places cited in messages) mapped back to the files."""
+    from icelint import suppress
+    from icelint.checker import lint_run
+    from icelint.placeholders import adjust
+    from icelint.rules import get
+
+    codes = [r.code for r in rules]
+    findings = adjust(lint_run(run, rules), run.parsed, maps, codes, get("ICE060"))
+    outcome = suppress.apply(findings, run.parsed, run.sources, codes, config)
+    return suppress.Outcome(remap(outcome.findings, maps), remap(outcome.suppressed, maps))
+
+
+def refuse_suppressions(findings: Iterable[Finding], maps: Mapping) -> None:
+    """`--add-suppressions` writes SQL comments: an `InputError` when one would go into a Python file
+    or a notebook (where a comment line can break the string it lands in)."""
+    ours = {m.original.path for m in maps.values() if is_map(m)}
+    for f in findings:
+        path = f.path.split(":cell ", 1)[0]
+        if path in ours:
+            raise InputError(
+                f"{path}: --add-suppressions cannot write into a Python file or notebook; put "
+                f"`-- icelint: ignore {f.rule} -- REASON` inside the SQL string before the statement"
+            )
+
+
+def statement_positions(files, maps: Mapping) -> dict:
+    """`placeholders.statement_positions`, a notebook's statements under the cells they are in."""
+    from icelint.placeholders import statement_positions as positions
+
+    out = positions([pf for pf in files if not is_map(maps.get(pf.path))], maps)
+    for pf in files:
+        m = maps.get(pf.path)
+        if not is_map(m):
+            continue
+        for st in pf.statements:
+            sp = st.span
+            path, line, column, _ = m.locate(m.origin_offset(m.sql_offset(sp.line, sp.column)))
+            _, end_line, end_column, _ = m.locate(m.origin_offset(m.sql_offset(sp.end_line, sp.end_column), True))
+            out.setdefault(path, []).append((line, column, end_line, end_column))
+    return out

@@ -1,0 +1,51 @@
+"""A `spark.sql(...)` call in Python whose SQL is not a string literal.
+
+## What it does
+In a `.py` migration file or a notebook, reports every call of a SQL callable (`spark.sql`,
+`session.sql`, `self.spark.sql`, and the names in `sql-callables` of `[tool.icelint]`) whose SQL
+argument is not a string literal: a variable, a function call, `str.format`, `%` formatting. It
+names the call and its argument. Literals (plain, triple-quoted, raw, concatenated, f-strings) are
+read and checked as SQL; this finding is the one place where icelint says it could not.
+
+## Why is this bad?
+icelint reads Python without running it, so SQL built at run time is invisible to it: the statement
+is not checked, and the migrations after it are checked as if it never ran. A `DROP COLUMN` in a
+variable passes unseen, and a later re-add of that column looks safe.
+
+## Example
+```python
+spark.sql("CREATE TABLE db.events (id bigint, payload string) USING iceberg")
+stmt = "ALTER TABLE db.events DROP COLUMN payload"
+spark.sql(stmt)
+```
+
+## Use instead
+```python
+spark.sql("CREATE TABLE db.events (id bigint, payload string) USING iceberg")
+spark.sql("ALTER TABLE db.events DROP COLUMN payload")
+```
+An f-string works too: its fields become `${...}` placeholders, given with `--var`
+(`spark.sql(f"ALTER TABLE {db}.events DROP COLUMN payload")` with `icelint check --var db=prod`).
+A helper of your own that takes SQL is read like `spark.sql` once named in `pyproject.toml`:
+
+    [tool.icelint]
+    sql-callables = ["jobs.run_sql"]
+
+## Fix
+None: write the SQL as a literal, or keep the statement in a `.sql` migration file.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from icelint.findings import Finding, Severity
+from icelint.rules._base import Rule, RuleContext
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    """Nothing per statement: `icelint.embedded` reports the calls it cannot read, from the Python source."""
+    return iter(())
+
+
+RULE = Rule("ICE063", "unread-sql-argument", Severity.INFO, check, __doc__, triggers=frozenset())

@@ -499,7 +499,7 @@ class SparkOracle:
             statements = [s for path in case.migration_files for s in read_statements(path)]
             for st in statements:
                 if st.kind == "session":
-                    m = re.match(r"\s*SET\s+([\w.]+)", st.text, re.IGNORECASE)
+                    m = re.match(r"\s*SET\s+`?([\w.:-]+)", st.text, re.IGNORECASE)
                     if m:
                         touched_conf.add(m[1])
                     used_namespace = used_namespace or bool(re.match(r"\s*USE\b", st.text, re.IGNORECASE))

@@ -53,6 +53,36 @@ class IcelintGroup(click.Group):
             ctx.exit(EXIT_ERROR)
 
 
+    def main(self, *args, **kwargs):  # type: ignore[override]
+        """click's usage errors (a bad option, value, command or argument) as one line, exit code 2,
+        instead of its three-line usage block; everything else as click does it."""
+        if not kwargs.get("standalone_mode", True):
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        try:
+            rv = super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as e:  # `icelint` alone: the help, as before
+            e.show()
+            sys.exit(e.exit_code)
+        except click.ClickException as e:
+            hint = f" (see `{_command(e.ctx)} --help`)" if isinstance(e, click.UsageError) and e.ctx else ""
+            click.echo(f"icelint: error: {' '.join(e.format_message().split()).rstrip('.')}{hint}", err=True)
+            sys.exit(e.exit_code)
+        except click.exceptions.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _command(ctx: click.Context) -> str:
+    """`icelint check`, however the program was started (`python -m icelint`, the console script)."""
+    names = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["icelint", *reversed(names)])
+
+
 def _safe(e: Exception) -> str:
     """An error's text with the passwords of URIs (`http://user:PASS@host/...`) masked."""
     from icelint.sources.redact import scrub
@@ -226,7 +256,7 @@ def explain(rule) -> None:
 
     r = rules.get(rule)
     if r is None:
-        raise click.BadParameter(f"unknown rule {rule!r} (see `icelint rules`)", param_hint="RULE")
+        raise InputError(f"unknown rule {rule!r} (see `icelint rules`)")
     text = f"# {r.code} {r.name} ({r.severity.value})\n\n" + r.doc.strip() + "\n"
     from icelint.color import use_color
 

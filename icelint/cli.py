@@ -36,7 +36,7 @@ class IcelintGroup(click.Group):
         try:
             return super().invoke(ctx)
         except InputError as e:
-            click.echo(f"icelint: error: {_safe(e)}", err=True)
+            click.echo(f"icelint: error: {_relative(_safe(e))}", err=True)
             ctx.exit(EXIT_ERROR)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
@@ -81,6 +81,18 @@ def _command(ctx: click.Context) -> str:
         names.append(ctx.info_name or "")
         ctx = ctx.parent
     return " ".join(["icelint", *reversed(names)])
+
+
+def _relative(text: str) -> str:
+    """Absolute paths under the working directory in an error's text made relative to it, as findings
+    show paths (a configuration file and the paths in it are resolved to absolute ones)."""
+    import re
+
+    cwd = os.getcwd()
+    for d in dict.fromkeys((cwd, os.path.realpath(cwd))):
+        if d.rstrip(os.sep):  # not the root
+            text = re.sub(r"(?<![\w:/\\.~-])" + re.escape(d.rstrip(os.sep) + os.sep), "", text)
+    return text
 
 
 def _safe(e: Exception) -> str:

@@ -30,6 +30,10 @@ from typing import Callable, Iterable
 
 from icelint.source import InputError
 
+# The suffixes of the migration files icelint reads (compared case-insensitively): a folder's files
+# with one of them are checked, and a file named on the command line must have one.
+MIGRATION_SUFFIXES: tuple[str, ...] = (".sql",)
+
 ORDERS = ("flyway", "natural", "lexicographic")
 DEFAULT_ORDER = "flyway"
 
@@ -125,7 +129,7 @@ def sql_files(folder: Path) -> list[Path]:
                     continue
             except OSError:
                 pass
-            if p.suffix.lower() != ".sql":
+            if not is_migration_name(p.name):
                 continue
             try:
                 mode = os.stat(p).st_mode
@@ -144,6 +148,18 @@ def sql_files(folder: Path) -> list[Path]:
             elif note is not None:
                 note(f"{p}: skipped ({'a folder behind a symbolic link' if stat.S_ISDIR(mode) else 'not a regular file'})")
     return out
+
+
+def is_migration_name(name: str) -> bool:
+    return name.lower().endswith(MIGRATION_SUFFIXES)
+
+
+def not_a_migration(raw: str) -> InputError:
+    """A file named on the command line that icelint does not read as a migration."""
+    name = Path(raw).name.lower()
+    hint = " (a table state: pass it with --metadata)" if name.endswith(("metadata.json", "metadata.json.gz")) else ""
+    suffixes = ", ".join(f"`{s}`" for s in MIGRATION_SUFFIXES)
+    return InputError(f"{raw}: not a migration file (icelint checks {suffixes} files){hint}")
 
 
 def duplicate_versions(files: Iterable[Path]) -> list[tuple[Path, Path]]:
@@ -186,6 +202,8 @@ def discover(paths: list[str], order: str = DEFAULT_ORDER) -> list[Path]:
             flush()
             out.extend(order_folder(p, order))
         elif p.is_file():
+            if not is_migration_name(p.name):
+                raise not_a_migration(raw)
             singles.append(p)
         elif p.exists():  # a FIFO, socket or device: reading it could block forever
             raise InputError(f"{raw}: not a regular file")

@@ -100,3 +100,20 @@ def test_configuration_errors_name_paths_relative_to_the_working_directory(tmp_p
     (tmp_path / "pyproject.toml").write_text("[tool.icelint\n")
     line = one_line_error(run("check", "m.sql", cwd=tmp_path))
     assert line.startswith("icelint: error: pyproject.toml: invalid TOML"), line
+
+
+def test_a_non_utf8_file_is_reported_by_line_and_column(tmp_path: Path) -> None:
+    (tmp_path / "m.sql").write_bytes(CREATE.encode() + "-- café ".encode() + b"\xe9t\xe9\n")
+    line = one_line_error(run("check", "m.sql", cwd=tmp_path))
+    assert line.startswith("icelint: error: m.sql:2:9: not UTF-8 text"), line  # after `-- café ` (8 characters)
+    assert "offset" not in line and "0xe9" in line
+
+
+def test_the_line_and_column_of_a_bad_byte() -> None:
+    from icelint.source import InputError, decode_utf8
+
+    assert decode_utf8(b"\xef\xbb\xbfselect 1", "x") == "select 1"
+    with pytest.raises(InputError, match=r"^x:1:3: not UTF-8 text \(byte 0xff"):
+        decode_utf8(b"\xef\xbb\xbfab\xff", "x")
+    with pytest.raises(InputError, match=r"^x:3:2: "):
+        decode_utf8("a\r\n\u00e9\n\u00e9".encode("utf-8") + b"\xff", "x")

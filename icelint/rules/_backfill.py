@@ -4,7 +4,8 @@ Two rules ask about them:
 
 * `rename-into-dropped-name` (ICE016) and `rename-into-dropped-name-backfilled` (ICE030): were the
   values of a dropped column carried into the column renamed into its name, before the drop
-  (`ADD x_new; UPDATE t SET x_new = f(x); DROP x; RENAME x_new TO x`)?
+  (`ADD x_new; UPDATE t SET x_new = f(x); DROP x; RENAME x_new TO x`, or a MERGE whose `ON` or
+  `SET` reads `x`: a lookup of each row's `x`)?
 * `reader-null-nested-values` (ICE043): does a later statement of the same migration fill a new
   struct, list or map column with a value that is never NULL in every row?
 
@@ -28,11 +29,14 @@ class Assignment(NamedTuple):
     guarded_by: str | None  # `WHERE <column> IS NOT NULL`: that column (lower-case); None: every row
 
 
-def update_assignments(step: ch.Step) -> list[Assignment]:
-    """The assignments of an UPDATE that writes every row (or every row where one column is not NULL)."""
+def update_assignments(step: ch.Step, merge: bool = False) -> list[Assignment]:
+    """The assignments of an UPDATE that writes every row (or every row where one column is not NULL);
+    with `merge`, also those of a MERGE's `WHEN MATCHED THEN UPDATE SET` (the rows its `ON` matches:
+    what the `ON` condition reads counts as read by each assignment)."""
     if not isinstance(step, ch.Commit):
         return []
-    sql = next((c.sql for c in step.changes if isinstance(c, ch.WriteData) and c.kind.lower() == "update"), None)
+    kinds = ("update", "merge") if merge else ("update",)
+    sql = next((c.sql for c in step.changes if isinstance(c, ch.WriteData) and c.kind.lower() in kinds), None)
     if not sql:
         return []
     try:
@@ -42,13 +46,23 @@ def update_assignments(step: ch.Step) -> list[Assignment]:
         tree = sqlglot.parse_one(sql, read="spark")
     except Exception:  # noqa: BLE001 - a statement sqlglot cannot parse is no known backfill
         return []
+    if isinstance(tree, exp.Merge) and merge:
+        on = frozenset(c.name.lower() for c in tree.args["on"].find_all(exp.Column)) if tree.args.get("on") else frozenset()
+        whens = tree.args.get("whens")
+        sets = [w.args["then"] for w in (whens.expressions if whens is not None else ())
+                if w.args.get("matched") and isinstance(w.args.get("then"), exp.Update)]  # fmt: skip
+        return [a._replace(sources=a.sources | on) for u in sets for a in _assignments(u.expressions, None, exp)]
     if not isinstance(tree, exp.Update):
         return []
     guard = _guard(tree.args.get("where"), exp)
     if guard is False:
         return []
+    return _assignments(tree.expressions, guard, exp)
+
+
+def _assignments(expressions: list, guard: str | None, exp: Any) -> list[Assignment]:
     out = []
-    for e in tree.expressions:
+    for e in expressions:
         if not isinstance(e, exp.EQ) or not isinstance(e.this, exp.Column):
             continue
         target = ".".join(p.name for p in e.this.parts).lower()
@@ -70,14 +84,15 @@ def _guard(where: Any, exp: Any) -> str | None | bool:
     return False
 
 
-def updates(outcomes: Iterable, table: str) -> Iterator[tuple[Any, list[Assignment]]]:
-    """(outcome, assignments) of the accepted UPDATEs of `table` among `outcomes`."""
+def updates(outcomes: Iterable, table: str, merge: bool = False) -> Iterator[tuple[Any, list[Assignment]]]:
+    """(outcome, assignments) of the accepted UPDATEs (and MERGEs, with `merge`) of `table` among `outcomes`."""
+    kinds = ("update", "merge") if merge else ("update",)
     for o in outcomes:
         if o.table != table or not o.accepted or not isinstance(o.step, ch.Commit):
             continue
-        if not any(isinstance(c, ch.WriteData) and c.kind.lower() == "update" for c in o.step.changes):
+        if not any(isinstance(c, ch.WriteData) and c.kind.lower() in kinds for c in o.step.changes):
             continue
-        found = update_assignments(o.step)
+        found = update_assignments(o.step, merge)
         if found:
             yield o, found
 
@@ -87,7 +102,7 @@ def carried(result, outcome, target_id: int, source_name: str, before_index: int
     (by its name then) from an expression reading the column `source_name` in every row that holds
     a value of it."""
     src = source_name.lower()
-    for o, found in updates(_before(result.outcomes, outcome, before_index), outcome.table):
+    for o, found in updates(_before(result.outcomes, outcome, before_index), outcome.table, merge=True):
         meta = o.before
         if meta is None:
             continue
@@ -95,9 +110,15 @@ def carried(result, outcome, target_id: int, source_name: str, before_index: int
         if name is None:
             continue
         for a in found:
-            if a.target == name.lower() and src in a.sources and a.guarded_by in (None, src):
+            if _names(a.target, name) and src in a.sources and a.guarded_by in (None, src):
                 return True
     return False
+
+
+def _names(target: str, name: str) -> bool:
+    """Whether an assignment's target (`c`, `t.c`, `db.t.c`) names the column `name`."""
+    name = name.lower()
+    return target == name or target.endswith("." + name)
 
 
 def _before(outcomes, outcome, index: int):
@@ -119,7 +140,7 @@ def fills_every_row(result, outcome, path: tuple[str, ...], field_id: int) -> bo
             return False  # dropped (or the table is gone) before any backfill
         name = meta.schema.name_of(field_id).lower()
         for a in found:
-            if a.target in (name, target) and a.guarded_by is None and _never_null(a.expr, meta):
+            if (_names(a.target, name) or _names(a.target, target)) and a.guarded_by is None and _never_null(a.expr, meta):
                 return True
     return False
 

@@ -332,9 +332,12 @@ def _invalid_set_syntax(key: str, rest: str, key_toks: list) -> ParseError:
     rest = " ".join(rest.split())
     if rest.startswith("="):
         rest = "=" + rest[1:].lstrip()
+    odd = "".join(dict.fromkeys(c for c in key if not _SET_KEY.fullmatch(c)))
+    shown = " ".join(repr(c) if not c.isspace() else "a space" for c in odd)
     return ParseError(
-        "[INVALID_SET_SYNTAX] Expected format is 'SET', 'SET key', or 'SET key=value': a key with characters "
-        "other than letters, digits, `_`, `.` and `:` must be back-quoted",
+        "[INVALID_SET_SYNTAX] Expected format is 'SET', 'SET key', or 'SET key=value'. If you want to include "
+        "special characters in key, or include semicolon in value, please use backquotes, e.g., SET `key`=`value`. "
+        f"The key holds {shown}, so it must be back-quoted",
         where,
         f"back-quote the key: {backticked(f'SET {quoted}{rest}')}",
     )

@@ -89,9 +89,13 @@ def _relative(text: str) -> str:
     import re
 
     cwd = os.getcwd()
-    for d in dict.fromkeys((cwd, os.path.realpath(cwd))):
-        if d.rstrip(os.sep):  # not the root
-            text = re.sub(r"(?<![\w:/\\.~-])" + re.escape(d.rstrip(os.sep) + os.sep), "", text)
+    for here in dict.fromkeys((cwd, os.path.realpath(cwd))):
+        d = here.rstrip(os.sep)
+        for up in range(3):  # the folder and two above it (a configuration found higher up): `../pyproject.toml`
+            if not d or os.path.dirname(d) == d:  # the root
+                break
+            text = re.sub(r"(?<![\w:/\\.~-])" + re.escape(d + os.sep), (os.pardir + os.sep) * up, text)
+            d = os.path.dirname(d)
     return text
 
 

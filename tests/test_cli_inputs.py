@@ -117,3 +117,12 @@ def test_the_line_and_column_of_a_bad_byte() -> None:
         decode_utf8(b"\xef\xbb\xbfab\xff", "x")
     with pytest.raises(InputError, match=r"^x:3:2: "):
         decode_utf8("a\r\n\u00e9\n\u00e9".encode("utf-8") + b"\xff", "x")
+
+
+def test_a_configuration_found_above_the_working_directory_is_named_relative_to_it(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.icelint]\nbogus = 1\n")
+    sub = tmp_path / "migrations"
+    sub.mkdir()
+    (sub / "m.sql").write_text(CREATE)
+    line = one_line_error(run("check", "m.sql", cwd=sub))
+    assert line.startswith("icelint: error: ../pyproject.toml: unknown key"), line

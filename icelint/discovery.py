@@ -157,7 +157,7 @@ def is_migration_name(name: str) -> bool:
 def not_a_migration(raw: str) -> InputError:
     """A file named on the command line that icelint does not read as a migration."""
     name = Path(raw).name.lower()
-    hint = " (a table state: pass it with --metadata)" if name.endswith(("metadata.json", "metadata.json.gz")) else ""
+    hint = "; a table state: pass it with --metadata" if name.endswith(("metadata.json", "metadata.json.gz")) else ""
     suffixes = ", ".join(f"`{s}`" for s in MIGRATION_SUFFIXES)
     return InputError(f"{raw}: not a migration file (icelint checks {suffixes} files){hint}")
 

@@ -40,7 +40,7 @@ class IcelintGroup(click.Group):
         try:
             return super().invoke(ctx)
         except InputError as e:
-            click.echo(f"icelint: error: {_safe(e)}", err=True)
+            click.echo(f"icelint: error: {_relative(_safe(e))}", err=True)
             ctx.exit(EXIT_ERROR)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
@@ -55,6 +55,52 @@ class IcelintGroup(click.Group):
                 raise
             click.echo(f"icelint: internal error: {type(e).__name__}: {_safe(e)} (set ICELINT_DEBUG=1 for details)", err=True)
             ctx.exit(EXIT_ERROR)
+
+
+    def main(self, *args, **kwargs):  # type: ignore[override]
+        """click's usage errors (a bad option, value, command or argument) as one line, exit code 2,
+        instead of its three-line usage block; everything else as click does it."""
+        if not kwargs.get("standalone_mode", True):
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        try:
+            rv = super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as e:  # `icelint` alone: the help, as before
+            e.show()
+            sys.exit(e.exit_code)
+        except click.ClickException as e:
+            hint = f" (see `{_command(e.ctx)} --help`)" if isinstance(e, click.UsageError) and e.ctx else ""
+            click.echo(f"icelint: error: {' '.join(e.format_message().split()).rstrip('.')}{hint}", err=True)
+            sys.exit(e.exit_code)
+        except click.exceptions.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _command(ctx: click.Context) -> str:
+    """`icelint check`, however the program was started (`python -m icelint`, the console script)."""
+    names = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["icelint", *reversed(names)])
+
+
+def _relative(text: str) -> str:
+    """Absolute paths under the working directory in an error's text made relative to it, as findings
+    show paths (a configuration file and the paths in it are resolved to absolute ones)."""
+    import re
+
+    cwd = os.getcwd()
+    for here in dict.fromkeys((cwd, os.path.realpath(cwd))):
+        d = here.rstrip(os.sep)
+        for up in range(3):  # the folder and two above it (a configuration found higher up): `../pyproject.toml`
+            if not d or os.path.dirname(d) == d:  # the root
+                break
+            text = re.sub(r"(?<![\w:/\\.~-])" + re.escape(d + os.sep), (os.pardir + os.sep) * up, text)
+            d = os.path.dirname(d)
+    return text
 
 
 def _safe(e: Exception) -> str:
@@ -231,7 +277,7 @@ def explain(rule) -> None:
 
     r = rules.get(rule)
     if r is None:
-        raise click.BadParameter(f"unknown rule {rule!r} (see `icelint rules`)", param_hint="RULE")
+        raise InputError(f"unknown rule {rule!r} (see `icelint rules`)")
     text = f"# {r.code} {r.name} ({r.severity.value})\n\n" + r.doc.strip() + "\n"
     from icelint.color import use_color
 

@@ -36,7 +36,9 @@ ORDERS = ("flyway", "natural", "lexicographic")
 SQL_SUFFIX = ".sql"
 # Python migration files and notebooks (icelint.embedded): in a folder, only the versioned ones (`V2__x.py`)
 EMBEDDED_SUFFIXES = (".py", ".ipynb")
-INPUT_SUFFIXES = (SQL_SUFFIX, *EMBEDDED_SUFFIXES)
+# The suffixes of the migration files icelint reads (compared case-insensitively): a file named on the
+# command line must have one; a folder's files are chosen by `is_migration_name`.
+INPUT_SUFFIXES = MIGRATION_SUFFIXES = (SQL_SUFFIX, *EMBEDDED_SUFFIXES)
 DEFAULT_ORDER = "flyway"
 
 _NUM = re.compile(r"(\d+)")
@@ -158,6 +160,14 @@ def sql_files(folder: Path) -> list[Path]:
     return out
 
 
+def not_a_migration(raw: str) -> InputError:
+    """A file named on the command line that icelint does not read as a migration."""
+    name = Path(raw).name.lower()
+    hint = "; a table state: pass it with --metadata" if name.endswith(("metadata.json", "metadata.json.gz")) else ""
+    suffixes = ", ".join(f"`{s}`" for s in MIGRATION_SUFFIXES)
+    return InputError(f"{raw}: not a migration file (icelint checks {suffixes} files){hint}")
+
+
 def duplicate_versions(files: Iterable[Path]) -> list[tuple[Path, Path]]:
     """(file, earlier file with the same version) for every Flyway `V` file whose version is taken."""
     seen: dict[tuple[int, ...], Path] = {}
@@ -198,6 +208,8 @@ def discover(paths: list[str], order: str = DEFAULT_ORDER) -> list[Path]:
             flush()
             out.extend(order_folder(p, order))
         elif p.is_file():
+            if not p.name.lower().endswith(MIGRATION_SUFFIXES):
+                raise not_a_migration(raw)
             singles.append(p)
         elif p.exists():  # a FIFO, socket or device: reading it could block forever
             raise InputError(f"{raw}: not a regular file")

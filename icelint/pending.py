@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from icelint.discovery import DEFAULT_ORDER, discover, order_folder
+from icelint.discovery import DEFAULT_ORDER, discover, is_migration_name, order_folder
 from icelint.source import InputError
 
 PROGRESS_MIN_FILES = 20  # fewer files parse in well under a second: no bar
@@ -183,8 +183,6 @@ def changed_since(ref: str, cwd: Path) -> set[str]:
     diff = _git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=ACMRT", base, "--"], top, "git diff failed")
     untracked = _git(["ls-files", "--others", "--exclude-standard", "-z"], top, "git ls-files failed")
     names = [n for n in (diff + untracked).split("\0") if n]
-    from icelint.discovery import is_migration_name
-
     return {_key(top / n) for n in names if is_migration_name(n.rsplit("/", 1)[-1])}
 
 

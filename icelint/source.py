@@ -147,13 +147,26 @@ class SourceFile:
     @classmethod
     def read(cls, path: str | Path) -> SourceFile:
         data = read_bytes(path, missing="no such file", directory="is a directory, not a SQL file")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise InputError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
+        text = decode_utf8(data, str(path))
         if not text or text.isspace():  # not `strip()`: a copy of the whole text
             raise InputError(f"{path}: empty file, expected Spark SQL statements")
         return cls(str(path), text)
+
+
+def decode_utf8(data: bytes, label: str, where: str = "") -> str:
+    """`data` as UTF-8 text (a byte order mark dropped), or an `InputError` naming the line and column
+    (in characters, from 1) of the first byte that is not UTF-8."""
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = body.rfind(b"\n", 0, e.start) + 1
+        line = body.count(b"\n", 0, e.start) + 1
+        column = len(body[line_start : e.start].decode("utf-8")) + 1
+        raise InputError(
+            f"{label}:{line}:{column}{where}: not UTF-8 text (byte 0x{body[e.start]:02x} cannot start or continue a "
+            "UTF-8 character; save the file as UTF-8)"
+        ) from None
 
 
 def read_bytes(path: str | Path, missing: str, directory: str, label: str | None = None) -> bytes:

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from icelint.source import InputError, SourceFile
+from icelint.source import InputError, SourceFile, decode_utf8
 
 NAME = "-"
 
@@ -32,11 +32,7 @@ def check_paths(paths: tuple[str, ...], stdin_filename: str | None) -> None:
 
 def read(name: str) -> SourceFile:
     data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise InputError(f"{name} (standard input): not UTF-8 text (invalid byte at offset {e.start})") from None
-    return SourceFile(name, text)
+    return SourceFile(name, decode_utf8(data, name, " (standard input)"))
 
 
 def _key(p: Path) -> str:

@@ -268,3 +268,17 @@ def test_a_long_line_is_shown_cut_around_the_finding(tmp_path: Path) -> None:
     put(tmp_path, "s.sql", "CREATE TABLE db.t (id bigint) USING iceberg; ALTER TABLE db.t ADD COLUMN id string;\n")
     r = run("check", "s.sql", cwd=tmp_path)
     assert "1 | CREATE TABLE db.t (id bigint) USING iceberg; ALTER TABLE db.t ADD COLUMN id string;" in r.stdout
+
+
+def test_junit_counts_failing_test_cases_not_findings(tmp_path: Path) -> None:
+    """Two findings on one statement are one failing test case: `failures` counts test cases."""
+    put(tmp_path, "m.sql", "CREATE TABLE db.e (id bigint, extra string, notes string) USING iceberg;\n"
+        "INSERT INTO db.e VALUES (1, 'x', 'n');\nALTER TABLE db.e DROP COLUMN extra;\n"
+        "ALTER TABLE db.e RENAME COLUMN notes TO extra;\n")  # fmt: skip
+    r = run("check", "m.sql", "--format", "junit", cwd=tmp_path)
+    root = ET.fromstring(r.stdout)
+    cases = root.findall("testsuite/testcase")
+    findings = sum(len(x.findall("failure")) for x in cases)
+    failing = sum(1 for x in cases if x.findall("failure"))
+    assert findings > failing == 2, r.stdout
+    assert root.get("failures") == root.find("testsuite").get("failures") == str(failing)

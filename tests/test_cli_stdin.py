@@ -85,7 +85,7 @@ def test_stdin_errors_are_one_line(tmp_path: Path) -> None:
     for args, data, message in [
         (("-", "a.sql"), ERROR, "`-` (standard input) cannot be checked together with other paths"),
         (("--stdin-filename", "x.sql", "a.sql"), ERROR, "a.sql: --stdin-filename reads standard input"),
-        (("-",), b"\xff\xfe", "- (standard input): not UTF-8 text"),
+        (("-",), b"\xff\xfe", "-:1:1 (standard input): not UTF-8 text"),
         (("-", "--add-suppressions", "legacy"), ERROR, "--add-suppressions writes to files"),
     ]:
         r = pipe(data, *args, cwd=tmp_path)

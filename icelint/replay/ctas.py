@@ -57,14 +57,26 @@ def infer_columns(
         if not missing:
             _raise_if_unresolved(str(e), query, schema, exp)
         return None, f"its query could not be resolved ({str(e).splitlines()[0][:120]})", {}
-    if len(typed.expressions) != len(query.expressions) or any(isinstance(p.unalias(), exp.Star) or (
+    stars = any(isinstance(p.unalias(), exp.Star) or (
         isinstance(p.unalias(), exp.Column) and isinstance(p.unalias().this, exp.Star)) for p in typed.expressions
-    ):  # fmt: skip
+    )  # fmt: skip
+    originals = list(query.expressions)
+    if len(typed.expressions) != len(originals) and not stars and not missing:
+        # `SELECT *` (or `t.*`) over known tables, expanded by sqlglot as Spark's analyzer does: each
+        # expanded column stands for itself; the other projections keep their own text
+        originals = _expanded(query, typed, exp)
+        if originals is None:
+            return None, "`SELECT *` over tables whose columns could not be matched, so its columns cannot be known", {}
+        names = [p.alias_or_name.lower() for p in typed.expressions]
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            return None, f"`SELECT *` gives two columns named `{dup}` (Spark rejects the CTAS), so its columns cannot be known", {}
+    if len(typed.expressions) != len(originals) or stars:
         over = f" over {_tables(missing)}" if missing else ""
         return None, f"`SELECT *`{over}, so its columns cannot be known", {}
     aliases = {t.alias_or_name.lower(): k for t in query.find_all(exp.Table) for k in [_key(t)] if k in sources}
     columns, untyped = [], {}
-    for i, (original, projection) in enumerate(zip(query.expressions, typed.expressions)):
+    for i, (original, projection) in enumerate(zip(originals, typed.expressions)):
         node = original.unalias() if isinstance(original, exp.Alias) else original
         name = projection.alias_or_name
         if not name or not isinstance(original, (exp.Alias, exp.Column)):  # Spark names it after its SQL text
@@ -73,6 +85,8 @@ def infer_columns(
         trusted = _trusted_in(projection.unalias(), typed, exp) if isinstance(node, exp.Column) else _trusted(node, exp)
         if trusted and projection.type is not None and projection.type.this != exp.DataType.Type.UNKNOWN:
             sql_type = _parse_type(projection.type.sql(dialect="spark"))
+        if sql_type is None:
+            sql_type = _literal_type(node, exp)
         if sql_type is None:
             t = projection.type
             flat = t is not None and t.this != exp.DataType.Type.UNKNOWN and not t.is_type(*exp.DataType.NESTED_TYPES)
@@ -216,6 +230,74 @@ def _raise_if_unresolved(error: str, query: Any, schema: dict[str, dict[str, dic
         "spark",
         column=name,
     )
+
+
+def _expanded(query: Any, typed: Any, exp: Any) -> list | None:
+    """The original projection behind each of sqlglot's expanded ones: a star's columns stand for
+    themselves (plain column references), the other projections for their own text; None when the
+    two lists cannot be matched."""
+    out: list = []
+    rest = list(typed.expressions)
+    for p in query.expressions:
+        node = p.unalias()
+        if isinstance(node, exp.Star) or (isinstance(node, exp.Column) and isinstance(node.this, exp.Star)):
+            continue  # its columns are taken below, in order, as those not matched by other projections
+        out.append(p)
+    if len(out) > len(rest):
+        return None
+    # the projections without a star keep their places; sqlglot puts a star's columns where the star was
+    result: list = []
+    k = 0
+    for p in query.expressions:
+        node = p.unalias()
+        if isinstance(node, exp.Star) or (isinstance(node, exp.Column) and isinstance(node.this, exp.Star)):
+            n = len(rest) - len(out)  # one star (more than one: every star's share is not known)
+            if sum(1 for q in query.expressions if isinstance(q.unalias(), exp.Star) or (
+                    isinstance(q.unalias(), exp.Column) and isinstance(q.unalias().this, exp.Star))) != 1:  # fmt: skip
+                return None
+            for proj in rest[k : k + n]:
+                col = proj.unalias()
+                if not isinstance(col, exp.Column):
+                    return None
+                result.append(exp.column(col.name, quoted=True))
+            k += n
+        else:
+            result.append(p)
+            k += 1
+    return result
+
+
+def _literal_type(node: Any, exp: Any):
+    """Spark's type of a numeric or binary literal sqlglot does not type as Spark does: an integer is
+    `int`, else `bigint`, else `decimal(n, 0)`; `1.50` is `decimal(3, 2)` (precision at least the
+    scale: `0.05` is `decimal(2, 2)`); with an exponent, `double`; `X'01'` is `binary`."""
+    from icelint.syntax.ast import SqlType
+
+    negative = isinstance(node, exp.Neg)
+    if negative:
+        node = node.this
+    if isinstance(node, exp.HexString):
+        return _parse_type("binary")
+    if not isinstance(node, exp.Literal) or node.is_string:
+        return None
+    text = str(node.this)
+    if "e" in text.lower():
+        return _parse_type("double")
+    whole, _, frac = text.partition(".")
+    if not whole.isdigit() and whole != "" or frac and not frac.isdigit():
+        return None
+    if not frac and "." not in text:
+        v = int(whole)  # Spark's grammar reads the sign as part of the number
+        if v < 2**31 + negative:
+            return _parse_type("int")
+        if v < 2**63 + negative:
+            return _parse_type("bigint")
+    digits = (whole + frac).lstrip("0")
+    precision, scale = max(len(digits), 1), len(frac)
+    precision = max(precision, scale)
+    if precision > 38:
+        return None
+    return _parse_type(f"decimal({precision}, {scale})") or SqlType(f"decimal({precision},{scale})")
 
 
 def _trusted(node: Any, exp: Any) -> bool:

@@ -6,7 +6,7 @@ per finding on it (CI systems show JUnit reports as test results: Jenkins, GitLa
   and help as its text. Findings outside any statement (an unused `ignore-file` suppression) get a
   test case of their own, named after the finding's line.
 - Counts (`tests`, `failures`, `errors="0"`, `skipped="0"`) are on `<testsuites>` and each
-  `<testsuite>`; no timestamps and no times, so the same input gives the same bytes.
+  `<testsuite>`; `failures` counts failing test cases (a statement with two findings is one); no timestamps and no times, so the same input gives the same bytes.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def render(report: Report, out: IO[str], **_: object) -> None:
     total_tests = total_failures = 0
     for path in paths:
         cases = _cases(path, report.statements_by_file.get(path, []), by_path.get(path, []))
-        failures = sum(len(fs) for _, fs in cases)
+        failures = sum(1 for _, fs in cases if fs)  # failing test cases, not findings
         total_tests += len(cases)
         total_failures += failures
         lines = [

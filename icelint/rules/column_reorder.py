@@ -1,10 +1,15 @@
 """Moving a column (`FIRST` / `AFTER`): every positional writer and reader now pairs values with other columns.
 
 ## What it does
-Flags `ALTER COLUMN c FIRST | AFTER d`, `ADD COLUMN(S) ... FIRST | AFTER d` and Hive's
-`CHANGE COLUMN ... FIRST | AFTER d`, on top-level columns and inside structs, when existing columns
-change position. The message names the columns that shift (the first eight, then how many more) and
-the new order (on a table of more than 20 columns, the columns around the moved one, numbered).
+Flags `ALTER COLUMN c FIRST | AFTER d` and Hive's `CHANGE COLUMN ... FIRST | AFTER d`, on top-level
+columns and inside structs, when existing columns change position. The message names the columns that
+shift (the first eight, then how many more) and the new order (on a table of more than 20 columns, the
+columns around the moved one, numbered).
+
+A new column's position (`ADD COLUMN(S) ... FIRST | AFTER d`) is not flagged: a positional `INSERT`
+written for the old order has one value too few and fails
+(`INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS`), exactly as after an `ADD COLUMN` at the end,
+so no value lands in another column.
 
 ## Why is this bad?
 Iceberg keeps every value under its field id, so the table's data is unharmed. But everything that
@@ -41,7 +46,6 @@ from icelint.model.table import Schema
 from icelint.model.types import children
 from icelint.rules._base import Rule, RuleContext
 
-_POSITIONED = (ch.MoveColumn, ch.AddColumn, ch.HiveChangeColumn)
 _field_id = attrgetter("id")
 
 
@@ -51,23 +55,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     before, after = ctx.before.schema, ctx.after.schema
     if before is after:
         return
-    added: dict | None = None  # built for the first positioned ADD COLUMN only
     done: set[int | None] = set()
     for c in ctx.changes:
         column = None  # the column's name in `after`, when known without a lookup in it
-        if isinstance(c, ch.AddColumn):
-            spec = c.column
-            if not (spec.first or spec.after):
-                continue
-            if added is None:
-                added = {".".join(p).lower(): (p, f) for p, f in ctx.diff.added}
-            p, f = added.get(".".join(spec.path).lower(), ((), None))
-            if len(p) == 1:
-                # the diff's field of `after` at its top level: a column, known without a lookup in
-                # `after` (an older version by now, whose lookup tables would be moved to it first)
-                column = f.name
-            what = f"adding `{'.'.join(spec.path)}` " + ("first" if spec.first else f"after `{'.'.join(spec.after or ())}`")
-        elif isinstance(c, (ch.MoveColumn, ch.HiveChangeColumn)):
+        if isinstance(c, (ch.MoveColumn, ch.HiveChangeColumn)):
             if not (c.first or c.after):
                 continue
             f = ctx.field_before(c.path)
@@ -92,7 +83,6 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         prefix = after.name_of(parent) + "." if parent is not None else ""
         names = _shift_list(prefix, named, total)
         where = f"struct `{after.name_of(parent)}`" if parent is not None else "the table"
-        span = c.column.span if isinstance(c, ch.AddColumn) and c.column.span else c.span
         yield ctx.finding(
             RULE,
             f"`{ctx.table_name}`: {what} changes the column order of {where}: {names} shift position. Iceberg keeps "
@@ -101,7 +91,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "leave the position out: add columns at the end and keep the physical order (a view can show another "
             "order); if the move is needed, every writer must name its columns, as the order is now "
             f"{_order(_siblings(after, parent) or (), f.id)}",
-            span=span,
+            span=c.span,
             column=column if column is not None else after.name_of(f.id),
             field_id=f.id,
         )
@@ -183,5 +173,5 @@ RULE = Rule(
     Severity.WARNING,
     check,
     __doc__,
-    triggers=frozenset({ch.MoveColumn, ch.AddColumn, ch.HiveChangeColumn}),
+    triggers=frozenset({ch.MoveColumn, ch.HiveChangeColumn}),
 )

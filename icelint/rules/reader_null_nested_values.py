@@ -9,7 +9,10 @@ ClickHouse 26.9): Spark reads NULL there; ClickHouse reads a NULL struct as a st
 types cannot be NULL.
 
 ClickHouse reads every NULL struct, list or map that way, also NULLs that INSERTs write; icelint
-reports the schema change that makes every existing row NULL in the new column, not the DML.
+reports the schema change that makes every existing row NULL in the new column, not the DML. A
+column that a later `UPDATE` of the same migration sets in every row (no `WHERE`) to a value that
+cannot be NULL (`array(...)`, `named_struct(...)`, `struct(...)`, `map(...)`, a literal, a required
+column, a `coalesce` with one of those) holds no NULL when the migration is done: not flagged.
 
 ## Why is this bad?
 Queries in ClickHouse cannot tell rows written before the change from rows that hold an empty
@@ -42,6 +45,7 @@ from typing import Iterator, Sequence
 
 from icelint.findings import Finding, Severity
 from icelint.readers import ALL
+from icelint.rules._backfill import fills_every_row
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 from icelint.readers.findings import reader_findings
 from icelint.rules._positions import change_span
@@ -54,7 +58,11 @@ def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
     if not ctx.diff.added:
         return
     added = [(path, f) for path, f in ctx.diff.added if f.type.is_nested]
-    top = [".".join(p) for p, _ in added if not any(q != p and p[: len(q)] == q for q, _ in added)]
+    tops = [(p, f) for p, f in added if not any(q != p and p[: len(q)] == q for q, _ in added)]
+    if not tops:
+        return
+    result = ctx.whole_run()  # a later UPDATE of the same migration may fill every row
+    top = [".".join(p) for p, f in tops if not fills_every_row(result, o, p, f.id)]
     if not top:
         return
     cols = ", ".join(f"`{c}`" for c in top)

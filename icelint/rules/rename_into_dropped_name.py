@@ -1,16 +1,22 @@
-"""Renaming a column into the name of a dropped column: readers of that name now see other values.
+"""Renaming a column into a dropped column's name without its values: readers of that name get other values.
 
 ## What it does
-Flags `RENAME COLUMN y TO x` when `x` was last held by a column that has since been dropped, and `y`
-holds values (it was written after it was added, or existed before: the usual "add, backfill, drop,
-rename into place" recipe). When `y` was added by these migrations and nothing has written it since,
-the rename hides data like a re-add and is `drop-then-add` (ICE001) instead.
+Flags `RENAME COLUMN y TO x` when `x` was last held by a column that has since been dropped, `y`
+holds values (it was written after it was added, or existed before), and the dropped column's values
+were not carried into `y` before the drop. When they were (`ADD x_new; UPDATE t SET x_new = f(x);
+DROP x; RENAME x_new TO x`, the textbook type change), it is the warning
+`rename-into-dropped-name-backfilled` (ICE030) instead. When `y` was added by these migrations and
+nothing has written it since, the rename hides data like a re-add and is `drop-then-add` (ICE001).
+
+Carried means: an accepted `UPDATE` of the table, before the drop, sets `y` from an expression that
+reads `x`, in every row (no `WHERE`, or `WHERE x IS NOT NULL`). A drop that ran before these
+migrations (a state, another deployment already applied) cannot be seen to have been prepared: it
+is presumed not carried.
 
 ## Why is this bad?
-Iceberg binds columns by field id: every reader of `x` now reads `y`'s field id, and the dropped
-column's own values are visible only to time travel to older snapshots. When the values were
-backfilled on purpose this is the intended replacement, but readers that time travel, or compare
-`x` across snapshots, see two different columns under one name.
+Iceberg binds columns by field id: every reader of `x` now reads `y`'s field id, a column with other
+values, and the dropped column's own values are visible only to time travel to older snapshots.
+Every query, view and job that reads `x` silently gets `y`'s values (or NULL where `y` has none).
 
 ## Example
 ```sql
@@ -44,6 +50,8 @@ from typing import Iterator
 from icelint.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
+from icelint.rules._backfill import carried
+from icelint.rules._help_columns import drop_outcome
 from icelint.rules.drop_then_add import RENAME, readd_fix, readd_help, readds, span_for
 
 
@@ -52,20 +60,29 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     return _check(ctx, found) if found else ()  # most statements re-use no freed name: no generator then
 
 
+def was_carried(ctx: RuleContext, r) -> bool:
+    """Whether the dropped field's values were written into the renamed field before the drop (ICE030)."""
+    drop = drop_outcome(ctx, r.old.field_id)
+    if drop is None:  # dropped before these migrations: no backfill can be seen
+        return False
+    return carried(ctx.result, ctx.outcome, r.field_id, r.old.path.rsplit(".", 1)[-1], drop.step.index)
+
+
 def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
     for r in found:
-        if r.kind != RENAME:
+        if r.kind != RENAME or was_carried(ctx, r):
             continue
         dotted = ".".join(r.path)
         old = r.old
         msg = (
             f"`{ctx.table_name}`: this renames field id {r.field_id} into `{dotted}`, a name that belonged to field id "
-            f"{old.field_id} (dropped {old.where}): readers of `{dotted}` now see field id {r.field_id}'s values, and "
-            f"field id {old.field_id}'s values stay visible only to time travel ({describe(ctx.after)})"
+            f"{old.field_id} (dropped {old.where}), whose values were not copied into it: readers of `{dotted}` now get "
+            f"field id {r.field_id}'s values instead, and field id {old.field_id}'s values stay visible only to time "
+            f"travel ({describe(ctx.after)})"
         )
         help_ = readd_help(ctx, r)
         fix = readd_fix(ctx, r, help_)
         yield ctx.finding(RULE, msg, help_.text, span=span_for(ctx, r.path), column=dotted, field_id=r.field_id, fix=fix)
 
 
-RULE = Rule("ICE016", "rename-into-dropped-name", Severity.WARNING, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))
+RULE = Rule("ICE016", "rename-into-dropped-name", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

@@ -16,9 +16,10 @@ Heavy libraries (pyiceberg, pyarrow) are imported only by the sources that need 
 
 from __future__ import annotations
 
+import os
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -260,6 +261,39 @@ def _hint_from_dir(directory: str) -> str | None:
     return None
 
 
+def expand_globs(args: Sequence[str]) -> list[str]:
+    """`--metadata` values with a glob (`snapshots/*.metadata.json`, quoted so that icelint expands it,
+    as in configuration) replaced by the files it matches, in name order. A local path that exists
+    as written is taken as it is; a pattern that matches nothing, or a named one (`db.t=...`) that
+    matches several files, is an error."""
+    import glob
+
+    out: list[str] = []
+    for arg in args:
+        name, path = split_named(arg)
+        if "://" in path or not glob.has_magic(path) or os.path.exists(path):
+            out.append(arg)
+            continue
+        found = sorted(glob.glob(os.path.expanduser(path)))
+        if not found:
+            raise InputError(f"{shown_path(path)}: no file matches this pattern (--metadata)")
+        if name and len(found) > 1:
+            raise InputError(f"{arg}: the pattern matches {len(found)} files; a named state needs one file")
+        out += [f"{name}={f}" if name else f for f in found]
+    return out
+
+
+def shown_path(path: str) -> str:
+    """A local path as findings show it: relative to the working directory when it is under it."""
+    if "://" in path:
+        return path
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return path
+    return rel if not rel.startswith(os.pardir) else path
+
+
 def load_states(opts: StateOptions) -> States:
     """Read the explicitly given states now (so a bad path fails before any replay); the rest on demand."""
     log = opts.logger()
@@ -280,7 +314,7 @@ def load_states(opts: StateOptions) -> States:
             raise InputError(f"{arg}: a state for {key} was already given ({named[key].origin})")
         named[key] = state
 
-    for arg in opts.metadata:
+    for arg in expand_globs(opts.metadata):
         name, path = split_named(arg)
         if path.endswith(".stats.json"):  # the data counts `icelint snapshot` writes beside a metadata file
             if log:

@@ -4,6 +4,8 @@ with the table a DML statement writes."""
 
 from __future__ import annotations
 
+import re
+
 from icelint.source import Span
 from icelint.syntax.ast import (
     AlterTable,
@@ -19,7 +21,7 @@ from icelint.syntax.ast import (
 )
 from icelint.syntax.cursor import ParseError, backticked
 from icelint.syntax.elements import Elements
-from icelint.syntax.tokens import QIDENT, STRING, WORD
+from icelint.syntax.tokens import QIDENT, STRING, WORD, Tok
 
 _STATEMENT_STARTERS = frozenset(
     """ADD ALTER ANALYZE BEGIN CACHE CALL CLEAR COMMENT COMMIT CONVERT CREATE DECLARE DELETE DESC
@@ -256,6 +258,8 @@ class CommandParser(Elements):
             key = key_toks[0].text
         else:
             key = text[key_toks[0].start : key_toks[-1].end]
+            if not _SET_KEY.fullmatch(key) and key_toks[0].kw not in ("VAR", "VARIABLE"):  # SET VAR: a variable
+                raise _invalid_set_syntax(key, text[key_toks[-1].end : t[-1].end].strip(), key_toks)
         if eq == n:
             return SetConfig(key, None, span)
         value_toks = t[eq + 1 :]
@@ -314,3 +318,27 @@ class CommandParser(Elements):
                 break
         self.expect_end()
         return Call(procedure, tuple(args), span)
+
+
+# Spark's SparkSqlParser takes an unquoted SET key only when it matches this (`configKeyDef`); any
+# other character (`-`, a space) makes the statement INVALID_SET_SYNTAX: the key must be back-quoted.
+_SET_KEY = re.compile(r"[A-Za-z0-9_\\.:]+")
+
+
+def _invalid_set_syntax(key: str, rest: str, key_toks: list) -> ParseError:
+    first, last = key_toks[0], key_toks[-1]
+    where = Tok(first.kind, first.kw, key, first.start, last.end)  # the whole key
+    quoted = "`" + " ".join(key.split()).replace("`", "``") + "`"
+    rest = " ".join(rest.split())
+    if rest.startswith("="):
+        rest = "=" + rest[1:].lstrip()
+    odd = "".join(dict.fromkeys(c for c in key if not _SET_KEY.fullmatch(c)))
+    shown = " ".join(repr(c) if not c.isspace() else "a space" for c in odd)
+    return ParseError(
+        "[INVALID_SET_SYNTAX] Expected format is 'SET', 'SET key', or 'SET key=value'. If you want to include "
+        "special characters in key, or include semicolon in value, please use backquotes, e.g., SET `key`=`value`. "
+        f"The key holds {shown}, so it must be back-quoted",
+        where,
+        f"back-quote the key: {backticked(f'SET {quoted}{rest}')}",
+    )
+

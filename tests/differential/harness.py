@@ -20,7 +20,9 @@ own. After each accepted statement, for every table whose metadata changed:
   carries a name (path, compared case-insensitively) that an original field now gone had at any
   time (in the setup's schemas or during the migration) must read as many values as that field
   last had, else the statement lost data (the drop-then-add, REPLACE
-  COLUMNS and rename-into-a-dropped-name traps). "Original" fields are those of the setup,
+  COLUMNS and rename-into-a-dropped-name traps); an *original* top-level column renamed into such
+  a name must also still hold every value (as text, a multiset) that field last held, else every
+  row reads another column's values under the name (unless an UPDATE copied them in first). "Original" fields are those of the setup,
   including fields the setup dropped (counted by time travel to the newest snapshot that had
   them), so a re-add across the snapshot boundary counts too. An original
   field that held values and is gone is a *drop with data*; rows that vanish in a schema statement
@@ -68,6 +70,7 @@ import re
 import shutil
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -304,6 +307,13 @@ def literal(ftype: Any) -> str:
     raise ValueError(f"no literal for Iceberg type {ftype!r}")
 
 
+def _text(value: Any) -> str:
+    """A value as text, the same for a string and its bytes (a CAST between them keeps it)."""
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", "replace")
+    return str(value)
+
+
 def comparable(meta: dict) -> dict:
     out = {k: meta.get(k) for k in COMPARED}
     out["properties"] = {k: v for k, v in (meta.get("properties") or {}).items() if k != "owner"}
@@ -329,6 +339,10 @@ class TableTrack:
     last_seen: dict[int, tuple[tuple[str, ...], str, int]] = field(default_factory=dict)
     # every name (path key) an original field id has had: in any schema of the setup, or since
     names: dict[int, set[tuple[str, ...]]] = field(default_factory=dict)
+    # the non-null values of every top-level field, as text (a multiset), now and at the last
+    # observation of each original field id
+    values: dict[int, Counter] = field(default_factory=dict)
+    last_values: dict[int, Counter] = field(default_factory=dict)
 
 
 class SetupError(Exception):
@@ -427,9 +441,16 @@ class SparkOracle:
         if rows is None:
             track.counts = {}
             track.rows = -1
+            track.values = {}
         else:
             track.counts = {f.id: sum(1 for r in rows if r[i]) for i, f in enumerate(fields)}
             track.rows = len(rows)
+            top = current_schema(meta)["fields"]
+            base = len(fields)  # `*` follows the predicates, one value per top-level column
+            track.values = {
+                f["id"]: Counter(_text(r[base + j]) for r in rows if r[base + j] is not None)
+                for j, f in enumerate(top) if not isinstance(f["type"], dict)
+            }  # fmt: skip
         return failure
 
     def write_check(self, track: TableTrack, meta: dict) -> str | None:
@@ -460,6 +481,8 @@ class SparkOracle:
             if fid in track.original_ids:
                 track.last_seen[fid] = (info.key, info.dotted, track.counts.get(fid, 0))
                 track.names.setdefault(fid, set()).add(info.key)
+                if fid in track.values:
+                    track.last_values[fid] = track.values[fid]
 
     def historic_fields(self, track: TableTrack, meta: dict) -> None:
         """Original field ids dropped during the setup: count them in the newest snapshot that had them."""
@@ -499,7 +522,7 @@ class SparkOracle:
             statements = [s for path in case.migration_files for s in read_statements(path)]
             for st in statements:
                 if st.kind == "session":
-                    m = re.match(r"\s*SET\s+([\w.]+)", st.text, re.IGNORECASE)
+                    m = re.match(r"\s*SET\s+`?([\w.:-]+)", st.text, re.IGNORECASE)
                     if m:
                         touched_conf.add(m[1])
                     used_namespace = used_namespace or bool(re.match(r"\s*USE\b", st.text, re.IGNORECASE))
@@ -623,6 +646,17 @@ class SparkOracle:
                         f"{track.name}.{info.dotted} is {how} (id {fid}) reading {n} values; "
                         f"field id {oid} ({dotted}) held {held}"
                     )
+                elif (oid not in after and info.key in track.names.get(oid, ()) and fid in before_fields
+                      and fid in track.original_ids and oid in track.last_values and fid in track.values):  # fmt: skip
+                    # an original column renamed into the name: its own values, not the gone field's
+                    # (unless an UPDATE copied them into it): every value the name held must still be there
+                    missing = track.last_values[oid] - track.values[fid]
+                    if missing:
+                        some = ", ".join(sorted(missing)[:3])
+                        st.data_loss.append(
+                            f"{track.name}.{info.dotted} is renamed from {before_fields[fid].dotted} (id {fid}): "
+                            f"{sum(missing.values())} of the values field id {oid} ({dotted}) held are not there ({some})"
+                        )
         for fid, n in before_counts.items():
             if fid not in after and n > 0 and fid in track.last_seen:
                 st.dropped_with_data.append(f"{track.name}.{before_fields[fid].dotted} (id {fid}, {n} values) dropped")

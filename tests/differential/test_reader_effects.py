@@ -144,3 +144,37 @@ def test_truncate_delete_all_and_drop_purge(spark_oracle) -> None:
     assert any(table_dir.rglob("*.parquet"))
     spark_oracle.sql(statements[5])
     assert not any(table_dir.rglob("*.parquet")), "PURGE deletes the data files"
+
+
+def test_positioned_add_column_is_no_reorder(spark_oracle) -> None:
+    """A new column's position moves no existing column: an INSERT of the old arity fails, exactly as
+    after an ADD COLUMN at the end; ICE017 warns only for moves of existing columns."""
+    ddl = (
+        "CREATE TABLE db.users (id bigint NOT NULL, first_name string, last_name string) USING iceberg;\n"
+        "ALTER TABLE db.users ADD COLUMN middle_name string AFTER first_name;\n"
+        "ALTER TABLE db.users ADD COLUMN title string FIRST;\n"
+    )
+    assert not [c for c in codes(ddl) if c[1] == "ICE017"]
+    spark_oracle.reset()
+    run(spark_oracle, ddl)
+    for insert in ("INSERT INTO db.users VALUES (1, 'Ada', 'Lovelace')", "INSERT INTO db.users SELECT 1, 'Ada', 'Lovelace', 'x'"):
+        assert "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS" in error_of(spark_oracle, insert)
+    assert spark_oracle.sql("SELECT count(*) AS n FROM db.users")[0].n == 0
+
+
+def test_nested_column_backfilled_in_the_same_migration_holds_no_null(spark_oracle) -> None:
+    """ICE043 warns about the NULLs of an added struct/list/map column; an UPDATE of the same migration
+    that sets it in every row to `array(...)` leaves none, one with a WHERE leaves some."""
+    ddl = (
+        "CREATE TABLE db.events (id bigint NOT NULL, kind string NOT NULL) USING iceberg;\n"
+        "INSERT INTO db.events VALUES (1, 'click'), (2, 'view');\n"
+        "ALTER TABLE db.events ADD COLUMN q array<string>;\n"
+        "UPDATE db.events SET q = array(kind);\n"
+        "ALTER TABLE db.events ADD COLUMN r array<string>;\n"
+        "UPDATE db.events SET r = array(kind) WHERE id = 1;\n"
+    )
+    assert [c for c in codes(ddl) if c[1] == "ICE043"] == [(5, "ICE043")]
+    spark_oracle.reset()
+    run(spark_oracle, ddl)
+    (row,) = spark_oracle.sql("SELECT count_if(q IS NULL) AS q_null, count_if(r IS NULL) AS r_null FROM db.events")
+    assert (row.q_null, row.r_null) == (0, 1)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Sequence
 
 from icelint.discovery import DEFAULT_ORDER, discover, order_folder
+from icelint.plan import GitFacts
 from icelint.source import InputError
 
 PROGRESS_MIN_FILES = 20  # fewer files parse in well under a second: no bar
@@ -37,6 +38,7 @@ class Plan:
     pending: list[Path]  # the files under review, in replay order (a subset of `files`)
     # pending files that came from a folder checked as a whole (each is its own deployment)
     whole_folder: set[str] = field(default_factory=set)
+    git: GitFacts = field(default_factory=GitFacts)  # applied and new files, as git says (`icelint.plan`)
 
     @property
     def pending_names(self) -> set[str]:
@@ -116,23 +118,10 @@ def make_plan(
 
 
 def deployments(plan: Plan):
-    """Where the replay presumes data without a state source (`replay/deploy.py`): after every context
-    file (applied history), and between the files of a folder checked as a whole; the pending files
-    named one by one (pre-commit) or changed since `--since` are one batch, deployed together."""
-    from icelint.replay.deploy import Deployments
+    """Where the replay presumes data: the deployment model's (`icelint.plan.deployments`)."""
+    from icelint.plan import deployments as model
 
-    pending = plan.pending_names
-    epochs: dict[str, int] = {}
-    epoch, previous = 0, None
-    for f in plan.files:
-        name = str(f)
-        if previous is not None and (
-            previous not in pending or name not in pending or name in plan.whole_folder or previous in plan.whole_folder
-        ):
-            epoch += 1
-        epochs[name] = epoch
-        previous = name
-    return Deployments(epochs, frozenset(str(f) for f in plan.context))
+    return model(plan)
 
 
 def _folder(folder: Path, order: str, cwd: Path) -> list[Path]:

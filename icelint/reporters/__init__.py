@@ -23,6 +23,7 @@ class Report:
     statements_by_file: dict = field(default_factory=dict)  # path → [(line, column, end_line, end_column)] per statement (junit)
     unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as applicable (icelint.fixing)
     fixed: int | None = None  # fixes --fix applied; None: not a --fix run
+    inferred: list = field(default_factory=list)  # what the run inferred from the states (`icelint.plan.state_prefix`)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)

@@ -56,7 +56,8 @@ def _matches(key: str, loc: tuple[str | None, str]) -> bool:
     return not ns or namespace is None or ns == namespace
 
 
-def name_by_location(arg: str, how: str, location: str | None, touched: Sequence[str]) -> str | None:
+def name_by_location(arg: str, how: str, location: str | None, touched: Sequence[str],
+                     untouched_ok: bool = False) -> str | None:
     """The touched table the location names (rule 2); None when the metadata has no usable location.
 
     Raises InputError when the location names a table the scripts do not touch; `arg` is what the
@@ -75,6 +76,8 @@ def name_by_location(arg: str, how: str, location: str | None, touched: Sequence
             f"{arg}: its location {location} fits several tables the scripts touch ({', '.join(found)}); "
             f"name it: {how}"
         )
+    if untouched_ok:
+        return named  # the state of a table no statement touches: unused (a note), known to the replay
     raise InputError(
         f"{arg}: not applied to any table: its name names no table, and its location {location} is table {named}, "
         "which the scripts do not touch "
@@ -82,4 +85,23 @@ def name_by_location(arg: str, how: str, location: str | None, touched: Sequence
     )
 
 
-__all__ = ["location_name", "name_by_location"]
+def other_table(name: str, path: str, location: str | None) -> str | None:
+    """The table a state given as `name=path` shows it belongs to, when that is another table:
+    its file name (`db.t.metadata.json`) or its location (namespace and table both differ)."""
+    from icelint.replay.engine import table_key
+    from icelint.sources import _hint_from_file
+
+    key = table_key(name)
+    hint = _hint_from_file(path)
+    if hint is not None and hint != key and hint.rpartition(".")[2] != key.rpartition(".")[2]:
+        return hint
+    loc = location_name(location)
+    if loc is None or loc[0] is None:
+        return None
+    ns, _, table = key.rpartition(".")
+    if loc[1] != table and ns and loc[0] != ns:
+        return f"{loc[0]}.{loc[1]}"
+    return None
+
+
+__all__ = ["location_name", "name_by_location", "other_table"]

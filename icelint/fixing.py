@@ -201,10 +201,13 @@ class Result:
 
 def iterate(request, unsafe: bool) -> Result:
     """Check, apply, check the fixed text again, ... until nothing applies (or `MAX_PASSES`).
-    Every pass is `icelint.engine.run` of `request` with the fixed texts standing in for those files."""
+    Every pass is `icelint.engine.run` of `request` (a `CheckRequest`) with the fixed texts standing
+    in for those files; `request` may also be a function of those texts returning a report."""
     from icelint import engine
 
     def check(texts: dict[str, str] | None):
+        if callable(request):
+            return request(texts)
         return engine.run(request if texts is None else request.with_texts(texts))
 
     report = check(None)

@@ -79,7 +79,9 @@ def check_plan(
                     )
                 )
     if "ICE023" in wanted and since is not None:
-        for p in _modified_since(since, cwd or Path.cwd(), list(pending.values())):
+        fresh_files = list(pending.values())
+        start = cwd or (fresh_files[0].resolve().parent if fresh_files else Path.cwd())
+        for p in _modified_since(since, start, fresh_files):
             kind, v, desc = classify(p.name)
             if kind != VERSIONED:
                 continue  # repeatable and plain files are meant to be edited and re-run

@@ -80,7 +80,7 @@ def make_plan(
     folders: list[Path] = [migrations] if migrations is not None else []
     if since is not None:
         folders += [Path(p) for p in paths if Path(p).is_dir()]
-        changed = changed_since(since, cwd)
+        changed = changed_since(since, _repo_start(paths, migrations, cwd))
         if paths:
             pending = [p for p in named if _key(p) in changed]
         elif migrations is not None:
@@ -115,6 +115,14 @@ def make_plan(
     else:
         whole = set()
     return Plan(files, [f for f in files if _key(f) in pending_keys], {str(f) for f in files if _key(f) in whole})
+
+
+def _repo_start(paths: Sequence[str], migrations: Path | None, cwd: Path) -> Path:
+    """Where git is asked about `--since`: the first path's folder, else the migrations folder, else the CWD."""
+    for p in [*(Path(p) for p in paths), *([migrations] if migrations is not None else [])]:
+        p = p if p.is_absolute() else cwd / p
+        return p if p.is_dir() else p.parent
+    return cwd
 
 
 def deployments(plan: Plan):

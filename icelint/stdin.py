@@ -72,8 +72,8 @@ def plan_texts(names: list[str], migrations: Path | None, order: str):
     migrations folder's files where its name sorts (`plan`); `-` alone has no folder."""
     from icelint.pending import Plan
 
-    if len(names) == 1:
-        return plan(names[0], migrations, order, named=names[0] != NAME)
+    if len(names) == 1:  # `-` and `<string>` (the Python API's SQL text) have no folder
+        return plan(names[0], migrations, order, named=names[0] != NAME and not names[0].startswith("<"))
     files: list[Path] = []
     for name in names:
         one = plan(name, migrations, order, named=name != NAME)

@@ -66,7 +66,8 @@ class CheckRequest:
       `positions`: record every statement's position per file (`Report.statements_by_file`, for
         `--add-suppressions` and the JUnit report).
       `pack`: keep long texts compressed once parsed (a speed option of long runs; not with `texts`).
-      `cwd`: the directory relative paths are shown from (default: the current directory).
+      `cwd`: the directory the configuration is searched from when no input names a folder
+        (default: the current directory).
       `note`: called with each note of the run (what was inferred from a state, a state no table
         uses); the command line prints them under `-v`.
       `texts_are_inputs`: whether the paths of `texts` that `paths` does not name are inputs (True);

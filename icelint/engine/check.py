@@ -65,8 +65,7 @@ def _prepare(request, pack: bool) -> _Prepared:
     if not request.paths and given:  # in-memory inputs (stdin, editor buffers): placed in their folder
         plan = stdin_input.plan_texts(given, cfg.migrations, cfg.order)
     else:
-        plan = make_plan(list(request.paths), migrations=cfg.migrations, since=request.since, order=cfg.order,
-                         cwd=request.cwd)
+        plan = make_plan(list(request.paths), migrations=cfg.migrations, since=request.since, order=cfg.order)
     if len(plan.files) > 1 or request.since is not None:  # one file alone: no boundary, no history to weigh
         plan.git = git_facts(plan.files, request.since, texts)
     if not plan.pending and request.since is None:
@@ -189,7 +188,7 @@ def check(request):
         findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
         from icelint.migration_history import check_plan
 
-        history = check_plan(plan, rules, order=cfg.order, since=request.since, cwd=request.cwd, texts=request.texts)
+        history = check_plan(plan, rules, order=cfg.order, since=request.since, texts=request.texts)
         findings = sorted([*findings, *history], key=lambda f: f.sort_key)
         outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
         outcome = suppress.Outcome(placeholders.remap(outcome.findings, maps), placeholders.remap(outcome.suppressed, maps))

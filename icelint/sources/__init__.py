@@ -287,10 +287,8 @@ def load_states(opts: StateOptions) -> States:
         key = _key(name)
         other = other_table(name, state.origin, state.metadata.location)
         if other is not None:
-            raise InputError(f"{arg}: given as the state of {key}, but it is the state of {other} "
-                             f"(its {'file name' if _hint_from_file(state.origin) == other else 'location'} "
-                             f"{state.origin if _hint_from_file(state.origin) == other else state.metadata.location}); "
-                             f"name the table it belongs to: {state.source} {other}={split_named(arg)[1]}")
+            raise InputError(f"{arg}: given as the state of {key}, but its location {state.metadata.location} is "
+                             f"table {other}; give each table its own state ({state.source} {other}={split_named(arg)[1]})")
         if key in named:
             raise InputError(f"{arg}: a state for {key} was already given ({named[key].origin})")
         named[key] = state

@@ -87,14 +87,10 @@ def name_by_location(arg: str, how: str, location: str | None, touched: Sequence
 
 def other_table(name: str, path: str, location: str | None) -> str | None:
     """The table a state given as `name=path` shows it belongs to, when that is another table:
-    its file name (`db.t.metadata.json`) or its location (namespace and table both differ)."""
+    its location names another namespace and another table."""
     from icelint.replay.engine import table_key
-    from icelint.sources import _hint_from_file
 
     key = table_key(name)
-    hint = _hint_from_file(path)
-    if hint is not None and hint != key and hint.rpartition(".")[2] != key.rpartition(".")[2]:
-        return hint
     loc = location_name(location)
     if loc is None or loc[0] is None:
         return None

@@ -182,5 +182,5 @@ def test_metadata_for_unknown_table_name_is_explained(tmp_path: Path) -> None:
     (tmp_path / "m.sql").write_text("CREATE TABLE db.a (id bigint) USING iceberg;\n")
     (tmp_path / "state.json").write_bytes(GOOD_META.read_bytes())
     r = run(["check", "m.sql", "--metadata", "state.json", "-v"], tmp_path)
-    assert r.exit_code == 0, r.output
-    assert "state.json" in r.output and "not used" in r.output
+    assert r.returncode == 0, r.stderr
+    assert "state.json" in r.stderr and "not used" in r.stderr

@@ -34,7 +34,7 @@ def run(request, cfg, out: Output, mode, *, verbose: bool, no_cache: bool, say: 
     if mode.applying:
         return fix_run(request, cfg, out, mode, say)
     slot = None
-    if not (no_cache or request.from_stdin or verbose or request.since is not None or out.add_suppressions is not None
+    if not (no_cache or request.config is None or request.from_stdin or verbose or request.since is not None or out.add_suppressions is not None
             or mode.unsafe):
         slot = cache_slot(request, cfg, out)
     if slot is not None and (hit := slot.load()) is not None:

@@ -140,7 +140,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     from icelint.check_output import Output
     from icelint.config import load_config
     from icelint.engine import CheckRequest
-    from icelint.engine.check import config_start
+    from icelint.engine.check import config_groups, config_start
 
     verbose = sources is not None and sources.verbose  # files of a folder that are skipped, said on stderr
     discovery.note = _note if verbose else None
@@ -155,12 +155,16 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         paths = ()
     # the nearest [tool.icelint] from the first input's folder, as ruff finds it (stdin without a name: the CWD)
     config_from = None if config_file else config_start(tuple(paths), texts, Path.cwd())
-    cfg = load_config(config_from, explicit=config_file).with_flags(
-        select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations,
-        extend_select=extend_select, extend_ignore=extend_ignore,
-        variables=variables, catalog_kind=catalog_kind,
-        readers=[readers] if readers is not None else (),
-    )
+
+    def with_flags(found):
+        return found.with_flags(
+            select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations,
+            extend_select=extend_select, extend_ignore=extend_ignore,
+            variables=variables, catalog_kind=catalog_kind,
+            readers=[readers] if readers is not None else (),
+        )
+
+    cfg = with_flags(load_config(config_from, explicit=config_file))
     fmt = fmt or _default_format()
     if show_config:
         import json
@@ -174,6 +178,9 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     request = CheckRequest(paths=tuple(paths), texts=texts, config=cfg, state=state, since=since,
                            positions=add_suppressions is not None or fmt == "junit", pack=True,
                            note=_note if verbose else None)
+    if not config_file and not migrations and config_groups(replace(request, config=None)):
+        # files under several configurations (a monorepo): each checked with its own, reported together
+        request = replace(request, config=None, configure=with_flags)
     out = Output(fmt=fmt, output_file=output_file, quiet=quiet, exit_zero=exit_zero, color=color,
                  statistics=statistics, add_suppressions=add_suppressions)
     run(request, cfg, out, fixing.mode(cfg, fix, unsafe_fixes, diff), verbose=verbose, no_cache=no_cache, say=_say)

@@ -48,9 +48,11 @@ class CheckRequest:
         does not name is reported on too, and placed among the migrations folder's files where its
         name sorts (its folder's other files are its history). `STDIN` ("-") is a text with no file.
     Configuration:
-      `config`: the effective `icelint.config.Config` (flags already applied). None: the nearest
-        `[tool.icelint]` (pyproject.toml / icelint.toml) walking up from the first input's folder,
-        as ruff finds it (the current directory for `STDIN`).
+      `config`: the effective `icelint.config.Config` (flags already applied). None: per input, the
+        nearest `[tool.icelint]` (pyproject.toml / icelint.toml) walking up from its folder, as
+        ruff finds it (the current directory for `STDIN`); inputs under different configurations
+        are checked apart, each with its own, and reported together.
+      `configure`: with `config` None, applied to each configuration found (a command's flags).
     State (which state each table starts from; see `icelint.plan`):
       `state`: `icelint.sources.StateOptions` (metadata files, table dirs, warehouse, catalog), the
         command's flags; they add to the configuration's sources (a flag wins per table).
@@ -89,6 +91,7 @@ class CheckRequest:
     cwd: Path | None = None
     note: Callable[[str], None] | None = field(default=None, compare=False)
     texts_are_inputs: bool = True
+    configure: "Callable[[Config], Config] | None" = field(default=None, compare=False)
 
     def with_texts(self, texts: Mapping[str, str]) -> "CheckRequest":
         """The same inputs with `texts` standing in for those files too (a `--fix` pass)."""
@@ -102,8 +105,11 @@ class CheckRequest:
 def run(request: CheckRequest) -> "Report":
     """Check the request's inputs; the `Report` every output is rendered from. Raises
     `icelint.source.InputError` (one line naming the file and the problem) for bad input."""
-    from icelint.engine.check import check
+    from icelint.engine.check import check, config_groups, merged
 
+    groups = config_groups(request)
+    if len(groups) > 1:
+        return merged([check(replace(request, paths=paths, config=cfg)) for cfg, paths in groups])
     return check(request)
 
 

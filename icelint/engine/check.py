@@ -34,10 +34,50 @@ def config_for(request) -> object:
     cfg = request.config
     if cfg is None:
         cfg = load_config(config_start(request.paths, request.texts, request.cwd or Path.cwd()))
+        if request.configure is not None:
+            cfg = request.configure(cfg)
     if request.select or request.ignore or request.vars:
         cfg = cfg.with_flags(select=request.select, ignore=request.ignore,
                              variables=[f"{k}={v}" for k, v in request.vars.items()])
     return cfg
+
+
+def config_groups(request) -> list[tuple[object, tuple[str, ...]]]:
+    """The request's paths by the configuration in force for each (nearest `[tool.icelint]` from the
+    path's folder), in the order of their first path; one group when `config` is given."""
+    if request.config is not None or len(request.paths) < 2:
+        return []
+    from icelint.config import find_config, load_config
+
+    cwd = request.cwd or Path.cwd()
+    groups: dict[object, list[str]] = {}
+    starts: dict[object, Path] = {}
+    for p in request.paths:
+        start = config_start((p,), {}, cwd)
+        found = find_config(start.resolve())
+        groups.setdefault(found, []).append(p)
+        starts.setdefault(found, start)
+    if len(groups) < 2:
+        return []
+    out = []
+    for found, paths in groups.items():
+        cfg = load_config(starts[found])
+        out.append((request.configure(cfg) if request.configure is not None else cfg, tuple(paths)))
+    return out
+
+
+def merged(reports: list):
+    """One report of the reports of several configurations (inputs checked apart)."""
+    from icelint.findings import in_report_order
+    from icelint.reporters import Report
+
+    first = reports[0]
+    out = Report(in_report_order(f for r in reports for f in r.findings), [s for r in reports for s in r.sources],
+                 sum(r.statements for r in reports), suppressed=in_report_order(f for r in reports for f in r.suppressed),
+                 rules=first.rules, context_files=sum(r.context_files for r in reports), docs_url=first.docs_url)
+    out.inferred = [line for r in reports for line in r.inferred]
+    out.statements_by_file = {k: v for r in reports for k, v in r.statements_by_file.items()}
+    return out
 
 
 def config_start(paths, texts, cwd: Path) -> Path:

@@ -169,3 +169,22 @@ def test_metadata_flags_add_to_the_configured_states_and_schema_uses_the_plan(tm
     _project(tmp_path / "h", {"V1__create.sql": CREATE, "V2__add.sql": "ALTER TABLE db.events ADD COLUMN c int;\n"})
     out = CliRunner().invoke(main, ["schema", str(tmp_path / "h" / "data" / "migrations" / "V2__add.sql")]).stdout
     assert "c" in out and "payload" in out  # V1, its history, is replayed as `check` replays it
+
+
+def test_files_under_two_configurations_are_each_checked_with_their_own(tmp_path, monkeypatch):
+    a = _project(tmp_path / "a", {"V1__create.sql": CREATE, "V2__readd.sql": READD})
+    b = _project(tmp_path / "b", {"V1__create.sql": CREATE, "V2__readd.sql": READD}, config='ignore = ["ICE001"]\n')
+    r, found, raw = _check(tmp_path, monkeypatch, "a/data/migrations/V2__readd.sql", "b/data/migrations/V2__readd.sql")
+    rules = {(Path(f["path"]).parts[0], f["rule"]) for f in raw}
+    assert ("a", "ICE001") in rules and ("b", "ICE001") not in rules, rules
+    assert a and b
+
+
+def test_an_editor_buffer_is_an_input_of_the_engine(tmp_path, monkeypatch):
+    from icelint.engine import CheckRequest, run
+
+    data = _project(tmp_path, {"V1__create.sql": CREATE})
+    monkeypatch.chdir(tmp_path)
+    report = run(CheckRequest(texts={str(data / "migrations" / "V2__readd.sql"): READD}))
+    assert [(f.line, f.rule, f.severity.value) for f in report.findings if f.rule == "ICE001"] == [(2, "ICE001", "error")]
+    assert [s.path for s in report.sources] == [str(data / "migrations" / "V2__readd.sql")]

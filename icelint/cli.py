@@ -139,8 +139,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     from icelint import stdin as stdin_input
     from icelint.check_output import Output
     from icelint.config import load_config
-    from icelint.engine import CheckRequest
-    from icelint.engine.check import config_groups, config_start
+    from icelint.engine import CheckRequest, config_groups, config_start
 
     verbose = sources is not None and sources.verbose  # files of a folder that are skipped, said on stderr
     discovery.note = _note if verbose else None

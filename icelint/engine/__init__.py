@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from icelint.reporters import Report
     from icelint.sources import StateOptions
 
-__all__ = ["CheckRequest", "run", "plan_run", "STDIN"]
+__all__ = ["CheckRequest", "run", "plan_run", "config_groups", "config_start", "STDIN"]
 
 STDIN = "-"  # the name of a text from standard input that has no file name (`icelint check -`)
 
@@ -102,10 +102,44 @@ class CheckRequest:
         return not self.paths and STDIN in self.texts
 
 
+def config_start(paths, texts, cwd: Path) -> Path:
+    """Where the search for the configuration starts: the first input's folder (a folder: itself);
+    the current directory for standard input without a name, or no input at all."""
+    first = next(iter(paths), None) or next((t for t in texts if t != STDIN), None)
+    if first is None:
+        return cwd
+    p = cwd / first
+    return p if p.is_dir() else p.parent
+
+
+def config_groups(request) -> list[tuple[object, tuple[str, ...]]]:
+    """The request's paths by the configuration in force for each (nearest `[tool.icelint]` from the
+    path's folder), in the order of their first path; one group when `config` is given."""
+    if request.config is not None or len(request.paths) < 2:
+        return []
+    from icelint.config import find_config, load_config
+
+    cwd = request.cwd or Path.cwd()
+    groups: dict[object, list[str]] = {}
+    starts: dict[object, Path] = {}
+    for p in request.paths:
+        start = config_start((p,), {}, cwd)
+        found = find_config(start.resolve())
+        groups.setdefault(found, []).append(p)
+        starts.setdefault(found, start)
+    if len(groups) < 2:
+        return []
+    out = []
+    for found, paths in groups.items():
+        cfg = load_config(starts[found])
+        out.append((request.configure(cfg) if request.configure is not None else cfg, tuple(paths)))
+    return out
+
+
 def run(request: CheckRequest) -> "Report":
     """Check the request's inputs; the `Report` every output is rendered from. Raises
     `icelint.source.InputError` (one line naming the file and the problem) for bad input."""
-    from icelint.engine.check import check, config_groups, merged
+    from icelint.engine.check import check, merged
 
     groups = config_groups(request)
     if len(groups) > 1:

@@ -33,6 +33,8 @@ def config_for(request) -> object:
 
     cfg = request.config
     if cfg is None:
+        from icelint.engine import config_start
+
         cfg = load_config(config_start(request.paths, request.texts, request.cwd or Path.cwd()))
         if request.configure is not None:
             cfg = request.configure(cfg)
@@ -40,30 +42,6 @@ def config_for(request) -> object:
         cfg = cfg.with_flags(select=request.select, ignore=request.ignore,
                              variables=[f"{k}={v}" for k, v in request.vars.items()])
     return cfg
-
-
-def config_groups(request) -> list[tuple[object, tuple[str, ...]]]:
-    """The request's paths by the configuration in force for each (nearest `[tool.icelint]` from the
-    path's folder), in the order of their first path; one group when `config` is given."""
-    if request.config is not None or len(request.paths) < 2:
-        return []
-    from icelint.config import find_config, load_config
-
-    cwd = request.cwd or Path.cwd()
-    groups: dict[object, list[str]] = {}
-    starts: dict[object, Path] = {}
-    for p in request.paths:
-        start = config_start((p,), {}, cwd)
-        found = find_config(start.resolve())
-        groups.setdefault(found, []).append(p)
-        starts.setdefault(found, start)
-    if len(groups) < 2:
-        return []
-    out = []
-    for found, paths in groups.items():
-        cfg = load_config(starts[found])
-        out.append((request.configure(cfg) if request.configure is not None else cfg, tuple(paths)))
-    return out
 
 
 def merged(reports: list):
@@ -78,18 +56,6 @@ def merged(reports: list):
     out.inferred = [line for r in reports for line in r.inferred]
     out.statements_by_file = {k: v for r in reports for k, v in r.statements_by_file.items()}
     return out
-
-
-def config_start(paths, texts, cwd: Path) -> Path:
-    """Where the search for the configuration starts: the first input's folder (a folder: itself);
-    the current directory for standard input without a name, or no input at all."""
-    from icelint.engine import STDIN
-
-    first = next(iter(paths), None) or next((t for t in texts if t != STDIN), None)
-    if first is None:
-        return cwd
-    p = cwd / first
-    return p if p.is_dir() else p.parent
 
 
 def _prepare(request, pack: bool) -> _Prepared:

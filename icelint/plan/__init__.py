@@ -23,7 +23,6 @@ The files a run reads and which of them are reported on come from `icelint.pendi
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -59,6 +58,8 @@ def _top(directory: Path) -> Path | None:
 
 
 def _git(args: list[str], cwd: Path) -> str | None:
+    import subprocess  # only when git is asked
+
     try:
         proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, encoding="utf-8",
                               errors="surrogateescape")

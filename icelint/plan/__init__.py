@@ -120,7 +120,8 @@ def fingerprint(files: Iterable[str | Path]) -> list[str]:
     """What git's facts of `files` depend on besides their contents, read without running git (the
     run cache's key): per work tree, the commit at HEAD and the index's size and time."""
     out: list[str] = []
-    for top in sorted({t for t in (_top(Path(str(f)).parent) for f in files) if t is not None}):
+    parents = {str(Path(str(f)).parent) for f in files}
+    for top in sorted({t for t in (_top(Path(p)) for p in parents) if t is not None}):
         git = top / ".git"
         try:
             if git.is_file():  # a linked work tree: `gitdir: PATH`

@@ -78,10 +78,12 @@ def _prepare(request, pack: bool) -> _Prepared:
         raise InputError(f"{' '.join(request.paths) or cfg.migrations}: no .sql files found")
     values = dict(cfg.vars)
     maps: dict = {}
+    by_key = {_key(k): v for k, v in texts.items()}  # a buffer stands in for its file however its path is spelt
 
     def read(path):
         name = str(path)
-        src = SourceFile(name, texts[name]) if name in texts else SourceFile.read(path)
+        text = texts.get(name, by_key.get(_key(name)) if by_key else None)
+        src = SourceFile(name, text) if text is not None else SourceFile.read(path)
         m = placeholders.substitute(src, values)
         if m is None:
             return src
@@ -92,6 +94,12 @@ def _prepare(request, pack: bool) -> _Prepared:
         return pack and not texts and src.path not in maps
 
     return _Prepared(cfg, plan, read, maps, packing)
+
+
+def _key(path: str) -> str:
+    import os
+
+    return os.path.normcase(os.path.realpath(path))
 
 
 def _states(request, cfg, parsed, plan, notes: list[str], inferred: list[str]):

@@ -188,3 +188,13 @@ def test_an_editor_buffer_is_an_input_of_the_engine(tmp_path, monkeypatch):
     report = run(CheckRequest(texts={str(data / "migrations" / "V2__readd.sql"): READD}))
     assert [(f.line, f.rule, f.severity.value) for f in report.findings if f.rule == "ICE001"] == [(2, "ICE001", "error")]
     assert [s.path for s in report.sources] == [str(data / "migrations" / "V2__readd.sql")]
+
+
+def test_a_buffer_stands_in_for_its_file_however_its_path_is_spelt(tmp_path, monkeypatch):
+    from icelint.engine import CheckRequest, run
+
+    data = _project(tmp_path, {"V1__create.sql": CREATE, "V2__readd.sql": "ALTER TABLE db.events ADD COLUMN x int;\n"})
+    monkeypatch.chdir(data)
+    buffer = {str(data / "migrations" / "V2__readd.sql"): READD}  # the editor's absolute path, unsaved text
+    report = run(CheckRequest(paths=("migrations",), texts=buffer))
+    assert ("V2__readd.sql", 2, "ICE001") in {(Path(f.path).name, f.line, f.rule) for f in report.findings}

@@ -22,7 +22,7 @@ from typing import Any, Union
 
 from icelint.findings import Finding
 from icelint.model.table import TableMetadata
-from icelint.source import InputError, SourceFile
+from icelint.source import InputError
 
 StateArg = Union[TableMetadata, str, Path, Mapping[str, TableMetadata | str | Path], None]
 

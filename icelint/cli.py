@@ -8,7 +8,6 @@ import gc
 import os
 import sys
 from pathlib import Path
-from typing import Sequence
 
 import click
 

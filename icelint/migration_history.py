@@ -1,6 +1,6 @@
 """Findings about the migration files themselves, not their statements: the plan's history.
 
-`icelint check` calls `check_plan` once, next to the replay (`check_run.py`). Three rules live here
+`icelint check` calls `check_plan` once, next to the replay (`icelint.engine.check`). Three rules live here
 (their documentation is in `icelint/rules/`):
 
 - ICE022 `out-of-order-migration`: a pending versioned file whose version is lower than the newest

@@ -123,8 +123,7 @@ def _states(request, cfg, parsed, plan, notes: list[str], inferred: list[str]):
         initial = {k: v.metadata for k, v in resolved.items()}
         absent = states.absent
         stats = provider_for(states, resolved, opts.stats_budget)
-        for line in states.unused:
-            notes.append(line)
+        notes.extend(states.unused)
     initial.update({table_key(k): v for k, v in request.states.items()})
     if request.spark is not None:
         from icelint.spark import table_states

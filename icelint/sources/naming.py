@@ -87,10 +87,16 @@ def name_by_location(arg: str, how: str, location: str | None, touched: Sequence
 
 def other_table(name: str, path: str, location: str | None) -> str | None:
     """The table a state given as `name=path` shows it belongs to, when that is another table:
-    its location names another namespace and another table."""
+    its location, in a catalog's layout (`<warehouse>/<namespace>/<table>` or Hive's
+    `.../<namespace>.db/<table>`), names another namespace and another table. A shorter location
+    (`s3://bucket/orders_v2`, `/tmp/t`) is a custom one and says nothing."""
     from icelint.replay.engine import table_key
 
     key = table_key(name)
+    text = (location or "").split("://", 1)[-1]
+    parts = [p for p in re.split(r"[/\\]+", text) if p and p != "."]
+    if len(parts) < 4 and not (len(parts) >= 2 and parts[-2].lower().endswith(".db")):
+        return None  # the bucket or root, a namespace, a table: at least a warehouse folder before them
     loc = location_name(location)
     if loc is None or loc[0] is None:
         return None

@@ -44,7 +44,7 @@ def _state(sql: str, out: Path, table: str = "db.events", rows: int = 3) -> Path
     meta = replay_text(sql).result.tables[table]
     doc = meta.to_json()
     doc.update({"table-uuid": "00000000-0000-0000-0000-000000000002", "last-updated-ms": 1, "last-sequence-number": 1,
-                "location": f"s3://lake/{table.replace('.', '/')}",
+                "location": f"s3://lake/warehouse/{table.replace('.', '/')}",
                 "current-snapshot-id": 1, "refs": {"main": {"snapshot-id": 1, "type": "branch"}},
                 "snapshots": [{"snapshot-id": 1, "sequence-number": 1, "timestamp-ms": 1, "manifest-list": "m.avro",
                                "summary": {"operation": "append", "total-records": str(rows)}, "schema-id": meta.current_schema_id}]})

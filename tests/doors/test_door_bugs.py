@@ -168,7 +168,7 @@ def test_metadata_flags_add_to_the_configured_states_and_schema_uses_the_plan(tm
     monkeypatch.chdir(data)
     _project(tmp_path / "h", {"V1__create.sql": CREATE, "V2__add.sql": "ALTER TABLE db.events ADD COLUMN c int;\n"})
     out = CliRunner().invoke(main, ["schema", str(tmp_path / "h" / "data" / "migrations" / "V2__add.sql")]).stdout
-    assert "c" in out and "payload" in out  # V1, its history, is replayed as `check` replays it
+    assert "2: payload string" in out and "3: c int" in out  # V1, its history, is replayed as `check` replays it
 
 
 def test_files_under_two_configurations_are_each_checked_with_their_own(tmp_path, monkeypatch):
@@ -198,3 +198,20 @@ def test_a_buffer_stands_in_for_its_file_however_its_path_is_spelt(tmp_path, mon
     buffer = {str(data / "migrations" / "V2__readd.sql"): READD}  # the editor's absolute path, unsaved text
     report = run(CheckRequest(paths=("migrations",), texts=buffer))
     assert ("V2__readd.sql", 2, "ICE001") in {(Path(f.path).name, f.line, f.rule) for f in report.findings}
+
+
+def test_what_a_state_holds_is_said_and_a_state_no_prefix_matches_is_named(tmp_path, monkeypatch):
+    from icelint.cli import main
+
+    state = _state(CREATE, tmp_path / "state" / "db.events.metadata.json")
+    data = _project(tmp_path, {"V1__create.sql": CREATE, "V2__readd.sql": READD})
+    monkeypatch.chdir(data)
+    r = CliRunner().invoke(main, ["check", "migrations", "--metadata", f"db.events={state}", "-v", "--color", "never"])
+    assert "icelint: note: V1__create.sql already in the state of db.events" in r.stderr
+    assert "State: V1__create.sql already in the state of db.events" in r.stdout
+    # a CREATE with a column the state never had: no prefix matches; the summary names the file and how
+    (data / "migrations" / "V1__create.sql").write_text("CREATE TABLE db.events (id bigint, payload string, extra int) USING iceberg;\n")
+    r = CliRunner().invoke(main, ["check", "migrations", "--metadata", f"db.events={state}", "--color", "never"])
+    assert r.exit_code in (0, 1), r.output
+    assert ("State: the state of db.events matches no prefix of the migrations (migrations/V1__create.sql: it has "
+            "column `extra` (field id 3), which the state does not)") in r.stdout

@@ -67,6 +67,8 @@ def check_plan(
                 kind, v, desc = classify(p.name)
                 if kind != VERSIONED or v is None or v >= newest or v in applied_versions:
                     continue
+                if str(p) in plan.git.existed:
+                    continue  # an applied migration edited: ICE023's (with --since), never a rename
                 out.append(
                     _finding(
                         enabled["ICE022"],

@@ -36,6 +36,7 @@ class GitFacts:
 
     applied: frozenset[str] = field(default_factory=frozenset)  # unchanged at HEAD / the merge-base
     new: frozenset[str] = field(default_factory=frozenset)  # staged, modified, untracked, added since
+    existed: frozenset[str] = field(default_factory=frozenset)  # in the commit (HEAD / the merge-base), changed or not
 
     def knows(self, path: str) -> bool:
         return path in self.applied or path in self.new
@@ -89,6 +90,7 @@ def git_facts(files: Iterable[str | Path], since: str | None = None, texts: dict
             by_top.setdefault(top, []).append(name)
     applied: set[str] = set()
     new: set[str] = set()
+    existed: set[str] = set()
     for top, names in by_top.items():
         base: str | None = "HEAD"
         if since is not None:
@@ -103,6 +105,8 @@ def git_facts(files: Iterable[str | Path], since: str | None = None, texts: dict
         untracked = _names(_git(["ls-files", "--others", "--exclude-standard", "-z"], top), top)
         for n in names:
             k = _key(n)
+            if k in tracked:
+                existed.add(n)
             if k in changed or k in untracked:
                 new.add(n)
             elif k in tracked:
@@ -113,7 +117,7 @@ def git_facts(files: Iterable[str | Path], since: str | None = None, texts: dict
                         continue
                 applied.add(n)
             # else: ignored by git, or outside the work tree: git says nothing
-    return GitFacts(frozenset(applied), frozenset(new))
+    return GitFacts(frozenset(applied), frozenset(new), frozenset(existed))
 
 
 def fingerprint(files: Iterable[str | Path]) -> list[str]:

@@ -215,3 +215,18 @@ def test_what_a_state_holds_is_said_and_a_state_no_prefix_matches_is_named(tmp_p
     assert r.exit_code in (0, 1), r.output
     assert ("State: the state of db.events matches no prefix of the migrations (migrations/V1__create.sql: it has "
             "column `extra` (field id 3), which the state does not)") in r.stdout
+
+
+def test_an_edited_applied_migration_is_never_advised_a_rename(tmp_path, monkeypatch):
+    data = _project(tmp_path, {"V1__create.sql": CREATE, "V5__x.sql": "ALTER TABLE db.events ADD COLUMN a int;\n",
+                               "V6__y.sql": "ALTER TABLE db.events ADD COLUMN b int;\n"})
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "x")
+    _git(tmp_path, "tag", "base")
+    edited = "ALTER TABLE db.events ADD COLUMN a bigint;\n"
+    _, found, _ = _check(data, monkeypatch, "--stdin-filename", "migrations/V5__x.sql", stdin=edited)
+    assert not [f for f in found if f[2] == "ICE022"], found
+    (data / "migrations" / "V5__x.sql").write_text(edited)
+    _, found, _ = _check(data, monkeypatch, "--since", "base")
+    assert {f[2] for f in found} >= {"ICE023"} and not [f for f in found if f[2] == "ICE022"], found

@@ -142,7 +142,9 @@ def _apply_prefixes(initial: dict, parsed, plan, cfg, inferred: list[str]) -> No
     files = [str(f) for f in plan.files]
     git = plan.git
     candidates = {f for f in files if not (git.knows(f) and f in git.new)}
-    history = candidates - plan.pending_names
+    # what a state holds when no replay from nothing can tell (the table is created elsewhere): the
+    # files git says have run, and the migrations folder's files that are not reported on
+    history = {f for f in candidates if f not in plan.pending_names or f in git.applied}
     prefixes = infer(initial, parsed.steps, files, candidates, history, parsed.deployments, cfg.catalog_kind)
     for k, p in sorted(prefixes.items()):
         if p.files and not p.diverges:

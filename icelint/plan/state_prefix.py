@@ -8,8 +8,8 @@ and Iceberg keeps exactly: the current schema's field ids, names, types, nullabi
 fields, the last column id, the current partition spec and last partition id, and the current sort
 order. The first file after which the table matches the state ends the applied prefix (the files
 after it that do not touch the table change nothing). When the table is never created by the files,
-the state holds everything before the files under review (the migrations folder's other files, as
-history, are held by it). When no file boundary matches, the same holds, and `Prefix.diverges` names
+the state holds the files known to have run (git's applied files, the migrations folder's other
+files), and the others are checked against it. When no file boundary matches, the same holds, and `Prefix.diverges` names
 the first file whose replayed table has a column the state does not have, and how.
 """
 

@@ -230,3 +230,18 @@ def test_an_edited_applied_migration_is_never_advised_a_rename(tmp_path, monkeyp
     (data / "migrations" / "V5__x.sql").write_text(edited)
     _, found, _ = _check(data, monkeypatch, "--since", "base")
     assert {f[2] for f in found} >= {"ICE023"} and not [f for f in found if f[2] == "ICE022"], found
+
+
+def test_a_state_of_a_table_created_elsewhere_holds_the_committed_files(tmp_path, monkeypatch):
+    # the table was created outside the migrations; V1 (committed) already ran, V2 (staged) is new
+    state = _state(CREATE + "ALTER TABLE db.events ADD COLUMN a int;\n", tmp_path / "state" / "db.events.metadata.json")
+    data = _project(tmp_path, {"V1__a.sql": "ALTER TABLE db.events ADD COLUMN a int;\n"},
+                    config=f'metadata = {{ "db.events" = "{state}" }}\n')
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "x")
+    (data / "migrations" / "V2__drop.sql").write_text("ALTER TABLE db.events DROP COLUMN payload;\n")
+    _git(tmp_path, "add", "-A")
+    r, found, _ = _check(data, monkeypatch, "migrations")
+    assert not [f for f in found if f[0] == "V1__a.sql"], found  # not "column a already exists"
+    assert ("V2__drop.sql", 1, "ICE011", "warning") in found

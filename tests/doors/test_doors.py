@@ -54,7 +54,8 @@ from click.testing import CliRunner
 ROOT = Path(__file__).resolve().parents[2]
 CASES_DIR = ROOT / "tests" / "differential" / "cases"
 CASES = sorted(p for p in CASES_DIR.iterdir() if p.is_dir() and (p / "setup.sql").is_file())
-HOOK_CASES = {"001_drop_then_add_same_file", "002_drop_then_add_across_files", "010_drop_if_exists_then_add"}
+HOOK_CASES = {"001_drop_then_add_same_file", "002_drop_then_add_across_files", "010_drop_if_exists_then_add",
+              "018_drop_then_add_three_files", "081_realistic_multi_file_release"}
 CONFIG = '[tool.icelint]\nmigrations = "migrations"\n'
 HOOK = """repos:
 - repo: local

@@ -1,19 +1,13 @@
-"""Pending versus applied: which files are under review, and which are only history.
+"""Which files a run reads, and which of them it reports on (the plan's files).
 
-- The files named on the command line are *pending* (folders: all their `.sql` files). With
-  `--since REF`, the pending files are those changed between the merge-base of REF and `HEAD` and
+- The files named on the command line are reported on (folders: all their `.sql` files). With
+  `--since REF`, the reported files are those changed between the merge-base of REF and `HEAD` and
   the work tree (plus untracked ones), among the named paths (default: the migrations folder).
-- The other files of the `migrations` folder (and, with `--since`, of the folders named) are
-  *context*: history that was already applied.
-- With a table state (metadata, table directory, warehouse, catalog, snapshot), context files are
-  not replayed over it: the state already holds them. Only the pending files are replayed.
-- With no state, everything (context and pending, in migration order) is replayed from the
-  `CREATE TABLE` statements, and findings are reported only for the pending files. Each context
-  file, and each file of a folder checked as a whole, is a deployment (`deployments`): the tables
-  that exist after it are presumed to hold data, as pipelines write them between deployments.
+- The other files of the `migrations` folder (and, with `--since`, of the folders named) are read
+  too, before or between them in migration order: their history (`Plan.context`).
 
-That is what makes the pre-commit hook (which passes only the changed files) and
-`icelint check --since origin/main` in CI both correct.
+Which of the files have already run, where pipelines write rows and which state each table
+starts from is the deployment model's (`icelint.plan`): it never depends on which files are named.
 """
 
 from __future__ import annotations

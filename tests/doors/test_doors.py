@@ -29,7 +29,8 @@ folder door by the differential suite):
 
 Doors through real processes, on a representative subset (`HOOK_CASES`; a pre-commit run costs
 about a second): the staged hook (`pre-commit run`, a `repo: local` hook with `entry: python -m
-icelint check`) and `pre-commit run --all-files`.
+icelint check`, `require_serial: true` as docs/ci.md advises, so that one process writes the one
+report the test reads) and `pre-commit run --all-files`.
 
 Doors that cannot take part in a case say why (`_cannot`): the state doors for cases judged in the
 state mode only (their verdicts depend on the snapshots Spark wrote, which a replayed state does not
@@ -65,6 +66,7 @@ HOOK = """repos:
     entry: {python} -m icelint check --format json --output-file {out}
     language: system
     files: \\.sql$
+    require_serial: true
 """
 
 

@@ -92,8 +92,10 @@ def other_table(name: str, path: str, location: str | None) -> str | None:
     (`s3://bucket/orders_v2`, `/tmp/t`) is a custom one and says nothing."""
     from icelint.replay.engine import table_key
 
+    if not isinstance(location, str):
+        return None  # no location, or not text (the metadata's own validation says what is wrong)
     key = table_key(name)
-    text = (location or "").split("://", 1)[-1]
+    text = location.split("://", 1)[-1]
     parts = [p for p in re.split(r"[/\\]+", text) if p and p != "."]
     if len(parts) < 4 and not (len(parts) >= 2 and parts[-2].lower().endswith(".db")):
         return None  # the bucket or root, a namespace, a table: at least a warehouse folder before them

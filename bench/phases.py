@@ -2,7 +2,7 @@
 
     python bench/phases.py FILE.sql [--top 12]
 
-Runs `icelint check FILE.sql` in this process, phase after phase as `check_run` chains them (parse
+Runs `icelint check FILE.sql` in this process, phase after phase as `icelint.engine.check` chains them (parse
 and lower, then replay and rules together: each outcome linted as the replay makes it, as
 `checker.lint_replay` does; `--apart` replays the whole file first, then lints it, to time the two
 apart), with the garbage collector off (as `icelint check` runs a long file), and

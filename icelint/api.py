@@ -22,16 +22,18 @@ from typing import Any, Union
 
 from icelint.findings import Finding
 from icelint.model.table import TableMetadata
-from icelint.source import InputError, SourceFile
+from icelint.source import InputError
 
 StateArg = Union[TableMetadata, str, Path, Mapping[str, TableMetadata | str | Path], None]
 
 __all__ = ["lint"]
 
 
-def _sources(sql_or_paths: Any) -> list[SourceFile]:
-    from icelint.discovery import discover
+STRING = "<string>"  # the name of SQL text given to `lint` (its findings carry it as their path)
 
+
+def _inputs(sql_or_paths: Any) -> tuple[tuple[str, ...], dict[str, str]]:
+    """(paths, texts) of a `CheckRequest`: SQL text is a text of its own, paths are paths."""
     if isinstance(sql_or_paths, Path):
         items: list[str | Path] = [sql_or_paths]
     elif isinstance(sql_or_paths, str):
@@ -40,7 +42,7 @@ def _sources(sql_or_paths: Any) -> list[SourceFile]:
             text.endswith(".sql") or os.sep in text or "/" in text
         ) and " " not in text.strip()
         if not os.path.exists(text) and not looks_like_path:
-            return [SourceFile("<string>", text)]
+            return (), {STRING: text}
         items = [text]
     elif isinstance(sql_or_paths, Iterable):
         items = list(sql_or_paths)
@@ -51,10 +53,7 @@ def _sources(sql_or_paths: Any) -> list[SourceFile]:
     for p in items:
         if not os.path.exists(p):
             raise InputError(f"{p}: no such file or directory")
-    files = discover([str(p) for p in items])
-    if not files:
-        raise InputError(f"{' '.join(str(p) for p in items)}: no .sql files found")
-    return [SourceFile.read(f) for f in files]
+    return tuple(str(p) for p in items), {}
 
 
 def _state(value: TableMetadata | str | Path) -> TableMetadata:
@@ -67,7 +66,7 @@ def _state(value: TableMetadata | str | Path) -> TableMetadata:
     raise TypeError(f"a table state must be a TableMetadata or a metadata.json path, not {type(value).__name__}")
 
 
-def _initial(state: StateArg, parsed: Any) -> dict[str, TableMetadata]:
+def _initial(state: StateArg, paths: tuple[str, ...], texts: dict[str, str]) -> dict[str, TableMetadata]:
     from icelint.replay.engine import table_key
 
     if state is None:
@@ -75,14 +74,19 @@ def _initial(state: StateArg, parsed: Any) -> dict[str, TableMetadata]:
     if isinstance(state, Mapping):
         return {table_key(str(k)): _state(v) for k, v in state.items()}
     meta = _state(state)  # one table: the one its location names, else the one the scripts alter
+    from icelint.discovery import discover
+    from icelint.pipeline import parse_sources
+    from icelint.source import SourceFile
     from icelint.sources.naming import name_by_location
 
+    parsed = parse_sources([SourceFile(p, t) for p, t in texts.items()] + [SourceFile.read(f) for f in discover(list(paths))],
+                           trees=False)
     touched = list(dict.fromkeys(table_key(r) for r in parsed.referenced_tables))
     by_location = name_by_location("state", "state={'db.table': ...}", meta.location, touched)
     if by_location is not None:
         return {by_location: meta}
     created = {table_key(t) for t in parsed.created_tables}
-    candidates = list(dict.fromkeys(t for t in (table_key(r) for r in parsed.referenced_tables) if t not in created))
+    candidates = list(dict.fromkeys(t for t in touched if t not in created))
     if len(candidates) != 1:
         which = ", ".join(candidates) if candidates else "none"
         raise InputError(f"cannot tell which table the state is for (tables altered by the SQL: {which}); pass state={{'db.table': ...}}")
@@ -97,7 +101,9 @@ def lint(
     ignore: Sequence[str] = (),
     spark: Any = None,
 ) -> list[Finding]:
-    """Lint Spark SQL migrations against the tables' state; the findings, sorted.
+    """Lint Spark SQL migrations against the tables' state; the findings, sorted: what `icelint
+    check` reports on the same files (the same engine, `icelint.engine.run`, the same deployment
+    model and the nearest `[tool.icelint]` of the files).
 
     `sql_or_paths`: SQL text, a path to a `.sql` file or a folder of them, or a list of paths.
     `state`: `{"db.table": TableMetadata or metadata.json path}`, or one `TableMetadata` (or path) for
@@ -106,39 +112,12 @@ def lint(
     Raises `icelint.source.InputError` for unreadable input.
     """
     from icelint import rules as registry
-    from icelint import suppress
-    from icelint.pipeline import parse_sources, replay
-    from icelint.replay.engine import table_key
+    from icelint.engine import CheckRequest, run
 
-    sources = _sources(sql_or_paths)
-    parsed = parse_sources(sources)
-    initial = _initial(state, parsed)
-    if not initial and spark is None and sources[0].path != "<string>":
-        # no state: a folder's files are deployed one by one, as `icelint check <folder>` replays them
-        from icelint.pending import deployments, make_plan
-
-        paths = [sql_or_paths] if isinstance(sql_or_paths, (str, Path)) else list(sql_or_paths)
-        parsed.deployments = deployments(make_plan([str(p) for p in paths]))
-    if spark is not None:
-        from icelint.spark import table_states
-
-        wanted = [t for t in dict.fromkeys(table_key(r) for r in parsed.referenced_tables) if t not in initial]
-        initial.update(table_states(spark, wanted, missing_ok=True))
-
-    def codes(selectors: Iterable[str]) -> set[str]:
-        out = set()
-        for sel in selectors:
-            r = registry.get(sel)
-            if r is None:
-                raise InputError(f"unknown rule {sel!r} (see `icelint rules`)")
-            out.add(r.code)
-        return out
-
-    chosen = codes(select) if select else {r.code for r in registry.ALL_RULES}
-    dropped = codes(ignore)
-    rules = tuple(r for r in registry.ALL_RULES if r.code in chosen and r.code not in dropped)
-    # the same findings `icelint check` reports: `-- icelint: ignore ...` comments apply here too,
-    # and fixes are edits of the texts as given (icelint.fixing.adapt)
-    from icelint.fixing import adapt
-
-    return adapt(suppress.lint(replay(parsed, initial), rules).findings, {s.path: s.text for s in sources})
+    paths, texts = _inputs(sql_or_paths)
+    for sel in [*(select or ()), *ignore]:
+        if registry.get(sel) is None:
+            raise InputError(f"unknown rule {sel!r} (see `icelint rules`)")
+    request = CheckRequest(paths=paths, texts=texts, states=_initial(state, paths, texts), spark=spark,
+                           select=tuple(select or ()), ignore=tuple(ignore))
+    return run(request).findings

@@ -248,6 +248,12 @@ def _prune(directory: Path) -> None:
         pass
 
 
+def _git_fingerprint(plan) -> list[str]:
+    from icelint.plan import fingerprint
+
+    return fingerprint(plan.files)
+
+
 def slot_for(cfg, plan, opts, flags: dict[str, Any], destination_is_file: bool) -> Slot | None:
     """The cache slot of a run, or None when this run is not cached (see the module docstring)."""
     if not destination_is_file:
@@ -280,6 +286,7 @@ def slot_for(cfg, plan, opts, flags: dict[str, Any], destination_is_file: bool) 
         "files": files,
         "pending": [str(p) for p in plan.pending],
         "whole-folder": sorted(plan.whole_folder),
+        "git": _git_fingerprint(plan),
         "state": state,
         "table-uuid": opts.table_uuid,
     }

@@ -4,6 +4,7 @@ writing the report (or acting on it: --add-suppressions, --statistics) and the e
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from icelint.source import InputError
@@ -11,31 +12,42 @@ from icelint.source import InputError
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def run(cfg, paths, metadata, sources, since, conv: dict, fmt: str, output_file, quiet: bool, exit_zero: bool, *,
-        from_stdin: bool, verbose: bool, no_cache: bool, say: Callable[[str], None]) -> None:
-    """`icelint check` once its configuration is known: apply the fixes (--fix, --diff), or check
+@dataclass(frozen=True)
+class Output:
+    """How `icelint check` writes its report and decides its exit code (the engine does not know)."""
+
+    fmt: str = "text"
+    output_file: str | None = None
+    quiet: bool = False
+    exit_zero: bool = False
+    color: str = "auto"
+    statistics: bool = False
+    add_suppressions: str | None = None  # REASON: write suppressions instead of a report
+
+
+def run(request, cfg, out: Output, mode, *, verbose: bool, no_cache: bool, say: Callable[[str], None]) -> None:
+    """`icelint check` once its request is known: apply the fixes (--fix, --diff), or check
     (through the run cache) and write the report; exits with the check's code. `say` writes a
     line on standard error."""
-    from icelint import fixing
-    from icelint.check_run import check_report
+    from icelint import engine
 
-    mode = fixing.mode(conv, cfg)
     if mode.applying:
-        return fix_run(mode, cfg, paths, metadata, sources, since, conv, fmt, output_file, quiet, exit_zero, from_stdin, say)
+        return fix_run(request, cfg, out, mode, say)
     slot = None
-    if not (no_cache or from_stdin or verbose or since is not None or conv.get("add_suppressions") is not None or mode.unsafe):
-        slot = cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero)
+    if not (no_cache or request.config is None or request.from_stdin or verbose or request.since is not None or out.add_suppressions is not None
+            or mode.unsafe):
+        slot = cache_slot(request, cfg, out)
     if slot is not None and (hit := slot.load()) is not None:
-        write_report(lambda out: out.write(hit[0]), output_file)
+        write_report(lambda stream: stream.write(hit[0]), out.output_file)
         sys.exit(hit[1])
-    report = check_report(cfg, paths, metadata, sources, since, conv, fmt, pack=True)
+    report = engine.run(request)
     report.unsafe_fixes = mode.unsafe
     if slot is None:
-        emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, say)
+        emit(report, cfg, out, say)
         return
     entry = slot.writer()  # the output goes to it as it is written
     try:
-        emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, say, capture=entry)
+        emit(report, cfg, out, say, capture=entry)
     except SystemExit as e:
         if entry.written == 1 and isinstance(e.code, int) and not _stats_incomplete():
             entry.commit(e.code)
@@ -44,33 +56,31 @@ def run(cfg, paths, metadata, sources, since, conv: dict, fmt: str, output_file,
         entry.abandon()  # not committed: an exception, or no exit code
 
 
-def fix_run(mode, cfg, paths, metadata, sources, since, conv, fmt, output_file, quiet, exit_zero, from_stdin,
-            say: Callable[[str], None]) -> None:
+def fix_run(request, cfg, out: Output, mode, say: Callable[[str], None]) -> None:
     """--diff: print the fixes as a diff, exit 1 if any; --fix: write them (stdin: print the fixed SQL), report the rest."""
     import contextlib
 
     from icelint import fixing
-    from icelint.check_run import check_report
 
-    if conv.get("add_suppressions") is not None:
+    if out.add_suppressions is not None:
         raise InputError("--add-suppressions cannot be combined with --fix or --diff; run them one after the other")
-    res = fixing.iterate(lambda texts: check_report(cfg, paths, metadata, sources, since, dict(conv, texts=texts), fmt), mode.unsafe)
+    res = fixing.iterate(replace(request, pack=False), mode.unsafe)
     if mode.diff:
         diffs = "".join(fixing.unified_diff(p, res.originals[p], t) for p, t in sorted(res.texts.items()))
-        write_report(lambda out: out.write(diffs), output_file)
+        write_report(lambda stream: stream.write(diffs), out.output_file)
         n = res.fixed
         say(f"Would fix {n} finding{'s' if n != 1 else ''}." if n else "No fixes to apply.")
         sys.exit(EXIT_FINDINGS if res.texts else EXIT_OK)
     report = res.report
     report.fixed, report.unsafe_fixes = res.fixed, mode.unsafe
-    if from_stdin:  # as ruff: the fixed SQL on stdout, the report on stderr
+    if request.from_stdin:  # as ruff: the fixed SQL on stdout, the report on stderr
         text = next(iter(res.texts.values()), None) or report.sources[0].text
-        write_report(lambda out: out.write(text), None)
+        write_report(lambda stream: stream.write(text), None)
         with contextlib.redirect_stdout(sys.stderr):
-            emit(report, cfg, conv, fmt, None, quiet, exit_zero, say)  # exits: a file named by --stdin-filename is not written
+            emit(report, cfg, replace(out, output_file=None), say)  # exits: a file named by --stdin-filename is not written
     for path, text in sorted(res.texts.items()):
         fixing.write(path, text)
-    emit(report, cfg, conv, fmt, output_file, quiet, exit_zero, say)
+    emit(report, cfg, out, say)
 
 
 def _stats_incomplete() -> bool:
@@ -79,44 +89,51 @@ def _stats_incomplete() -> bool:
     return bool(mod is not None and mod.incomplete)
 
 
-def cache_slot(cfg, paths, metadata, sources, conv, fmt, output_file, quiet, exit_zero):
-    """The run cache's slot for this check (icelint.cache), or None when it is not cached."""
+def cache_slot(request, cfg, out: Output):
+    """The run cache's slot for this check (icelint.cache), or None when it is not cached: the cache
+    wraps `icelint.engine.run`, keyed by everything the request reads."""
     from icelint import cache
-    from icelint.check_run import state_sources
     from icelint.pending import make_plan
+    from icelint.sources import StateOptions
+    from icelint.sources.options import resolve
 
     if cache.disabled_by_env():
         return None
-    plan = make_plan(list(paths), migrations=cfg.migrations, since=None, order=cfg.order)
+    plan = make_plan(list(request.paths), migrations=cfg.migrations, since=None, order=cfg.order)
     if not plan.pending:
-        return None  # check_report says so
-    flags = {"paths": list(paths), "format": fmt, "quiet": quiet, "exit_zero": exit_zero,
-             "conv": {k: v for k, v in conv.items()}}
-    return cache.slot_for(cfg, plan, state_sources(metadata, sources, cfg), flags, destination_is_file=bool(output_file))
+        return None  # the engine says so
+    flags = {"paths": list(request.paths), "format": out.fmt, "quiet": out.quiet, "exit_zero": out.exit_zero,
+             "color": out.color, "statistics": out.statistics}
+    state = request.state or StateOptions()
+    return cache.slot_for(cfg, plan, resolve(state.metadata, state, cfg.state() or None), flags,
+                          destination_is_file=bool(out.output_file))
 
 
-def emit(report, cfg, conv: dict, fmt: str, output_file, quiet: bool, exit_zero: bool,
-         say: Callable[[str], None], capture: list | None = None) -> None:
+def emit(report, cfg, out: Output, say: Callable[[str], None], capture: list | None = None) -> None:
     """Write the report (or act on it: --add-suppressions, --statistics) and exit with the check's code."""
     from icelint.findings import Severity
     from icelint.reporters import REPORTERS
 
-    if conv.get("add_suppressions") is not None:
+    fmt, output_file, exit_zero = out.fmt, out.output_file, out.exit_zero
+    if out.add_suppressions is not None:
         from icelint import baseline
 
+        from icelint import embedded
+
+        embedded.refuse_embedded_suppressions(report.findings)  # SQL comments: not written into Python code
         per_file = {p: (st, [f for f in report.findings if f.path == p]) for p, st in report.statements_by_file.items()}
-        added, changed = baseline.add({p: v for p, v in per_file.items() if v[1]}, conv["add_suppressions"])
+        added, changed = baseline.add({p: v for p, v in per_file.items() if v[1]}, out.add_suppressions)
         say(f"icelint: added {added} suppression{'s' if added != 1 else ''} to {changed} file{'s' if changed != 1 else ''}")
         sys.exit(EXIT_OK)
-    if conv.get("statistics"):
+    if out.statistics:
         from icelint.statistics import render as render_statistics
 
-        write_report(lambda out: render_statistics(report.findings, out, "json" if fmt == "json" else "text"), output_file, capture)
+        write_report(lambda stream: render_statistics(report.findings, stream, "json" if fmt == "json" else "text"), output_file, capture)
         threshold = Severity(cfg.fail_on).rank
         failing = any(f.severity.rank >= threshold for f in report.findings)
         sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)
-    color = {"always": True, "never": False}.get(conv.get("color", "auto"))
-    write_report(lambda out: REPORTERS[fmt](report, out, quiet=quiet, color=color), output_file, capture)
+    color = {"always": True, "never": False}.get(out.color)
+    write_report(lambda stream: REPORTERS[fmt](report, stream, quiet=out.quiet, color=color), output_file, capture)
     threshold = Severity(cfg.fail_on).rank
     failing = any(f.severity.rank >= threshold for f in report.findings)
     sys.exit(EXIT_FINDINGS if failing and not exit_zero else EXIT_OK)

@@ -1,6 +1,6 @@
 """The command line: the only module that knows click. Options and arguments become calls:
-`check` runs through icelint.check_output (cache, fixes, report, exit code) and icelint.check_run
-(the check itself)."""
+`check` builds an `icelint.engine.CheckRequest` and runs it through icelint.check_output (cache,
+fixes, report, exit code), which calls `icelint.engine.run`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import gc
 import os
 import sys
 from pathlib import Path
-from typing import Sequence
 
 import click
 
@@ -116,25 +115,12 @@ def main() -> None:
     """Lint Spark SQL migrations of Apache Iceberg tables against the tables' real state."""
 
 
-def _parse(paths: Sequence[str]):
-    from icelint.discovery import discover
-    from icelint.pipeline import parse_sources
-    from icelint.source import SourceFile
-
-    files = discover(list(paths))
-    if not files:
-        raise InputError(f"{' '.join(paths)}: no .sql files found")
-    return parse_sources(SourceFile.read(f) for f in files)
-
-
 def _default_format() -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
 def conventions_options(f):
-    """The options of issue 14 (ruff's conventions), handed to `check` as one `conv` dict."""
-    import functools
-
+    """The options that follow ruff's conventions; `check` receives them as keyword arguments."""
     options = [
         click.option("--extend-select", multiple=True, metavar="RULES",
                      help="Enable these rules on top of the selection (codes, names, prefixes such as ICE0, or ALL)."),
@@ -152,17 +138,9 @@ def conventions_options(f):
         click.option("--unsafe-fixes/--no-unsafe-fixes", default=None, help="Apply (and offer) the unsafe fixes too."),
         click.option("--diff", is_flag=True, help="Print a unified diff of the fixes --fix would apply; change nothing (exit 1 if any)."),
     ]
-    names = ("extend_select", "extend_ignore", "statistics", "stdin_filename", "color", "add_suppressions", "variables",
-             "fix", "unsafe_fixes", "diff")
-
-    @functools.wraps(f)
-    def wrapper(*args, **kwargs):
-        kwargs["conv"] = {n: kwargs.pop(n) for n in names}
-        return f(*args, **kwargs)
-
     for option in reversed(options):
-        wrapper = option(wrapper)
-    return wrapper
+        f = option(f)
+    return f
 
 
 @main.command()
@@ -196,30 +174,46 @@ def conventions_options(f):
 @click.option("-q", "--quiet", is_flag=True, help="Only the finding lines and the summary.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the run cache (.icelint_cache/).")
 def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore, since, migrations, order,
-          catalog_kind, config_file, show_config, quiet, readers=None, sources=None, conv=None, no_cache=False) -> None:
+          catalog_kind, config_file, show_config, quiet, readers=None, sources=None, no_cache=False,
+          extend_select=(), extend_ignore=(), statistics=False, stdin_filename=None, color="auto",
+          add_suppressions=None, variables=(), fix=None, unsafe_fixes=None, diff=False) -> None:
     """Report every statement that would fail or damage data.
 
     PATHS are the files under review (folders: all their .sql files, and their V<n>__*.py / .ipynb
     files, whose spark.sql(...) strings and %%sql cells are read); without PATHS, the configured
     migrations folder (or, with --since, its changed files).
     """
-    from icelint import discovery
-    from icelint.config import load_config
-    from icelint import stdin as stdin_input
+    from dataclasses import replace
 
-    conv = conv or {}
+    from icelint import discovery, fixing
+    from icelint import stdin as stdin_input
+    from icelint.check_output import Output
+    from icelint.config import load_config
+    from icelint.engine import CheckRequest, config_groups, config_start
+
     verbose = sources is not None and sources.verbose  # files of a folder that are skipped, said on stderr
-    discovery.note = (lambda text: click.echo(f"icelint: note: {text}", err=True)) if verbose else None
-    from_stdin = stdin_input.wanted(paths, conv.get("stdin_filename"))
+    discovery.note = _note if verbose else None
+    from_stdin = stdin_input.wanted(paths, stdin_filename)
+    texts: dict[str, str] = {}
     if from_stdin:
-        stdin_input.check_paths(paths, conv.get("stdin_filename"))
-    config_from = Path(conv["stdin_filename"]).parent.resolve() if conv.get("stdin_filename") and not config_file else None
-    cfg = load_config(config_from, explicit=config_file).with_flags(
-        select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations,
-        extend_select=conv.get("extend_select", ()), extend_ignore=conv.get("extend_ignore", ()),
-        variables=conv.get("variables", ()), catalog_kind=catalog_kind,
-        readers=[readers] if readers is not None else (),
-    )
+        stdin_input.check_paths(paths, stdin_filename)
+        if add_suppressions is not None:
+            raise InputError("--add-suppressions writes to files; it cannot be used with standard input")
+        name = stdin_filename or stdin_input.NAME
+        texts[name] = stdin_input.read(name).text
+        paths = ()
+    # the nearest [tool.icelint] from the first input's folder, as ruff finds it (stdin without a name: the CWD)
+    config_from = None if config_file else config_start(tuple(paths), texts, Path.cwd())
+
+    def with_flags(found):
+        return found.with_flags(
+            select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations,
+            extend_select=extend_select, extend_ignore=extend_ignore,
+            variables=variables, catalog_kind=catalog_kind,
+            readers=[readers] if readers is not None else (),
+        )
+
+    cfg = with_flags(load_config(config_from, explicit=config_file))
     fmt = fmt or _default_format()
     if show_config:
         import json
@@ -229,8 +223,20 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         d = cfg.as_dict()
         click.echo(json.dumps(d, indent=2) if fmt == "json" else render_toml(d), nl=fmt == "json")
         return
-    run(cfg, paths, metadata, sources, since, conv, fmt, output_file, quiet, exit_zero,
-        from_stdin=from_stdin, verbose=verbose, no_cache=no_cache, say=_say)
+    state = replace(sources, metadata=list(metadata)) if sources is not None else None
+    request = CheckRequest(paths=tuple(paths), texts=texts, config=cfg, state=state, since=since,
+                           positions=add_suppressions is not None or fmt == "junit", pack=True,
+                           note=_note if verbose else None)
+    if not config_file and not migrations and config_groups(replace(request, config=None)):
+        # files under several configurations (a monorepo): each checked with its own, reported together
+        request = replace(request, config=None, configure=with_flags)
+    out = Output(fmt=fmt, output_file=output_file, quiet=quiet, exit_zero=exit_zero, color=color,
+                 statistics=statistics, add_suppressions=add_suppressions)
+    run(request, cfg, out, fixing.mode(cfg, fix, unsafe_fixes, diff), verbose=verbose, no_cache=no_cache, say=_say)
+
+
+def _note(text: str) -> None:
+    click.echo(f"icelint: note: {text}", err=True)
 
 
 def _say(text: str) -> None:
@@ -243,14 +249,15 @@ def _say(text: str) -> None:
 @state_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def schema(paths, metadata, fmt, sources) -> None:
-    """Show each table's state after replaying the migrations."""
-    from icelint.pipeline import replay
-    from icelint.schema_view import render_json, render_text
-    from icelint.sources import load_states
+    """Show each table's state after replaying the migrations (the same plan and states as `check`)."""
+    from dataclasses import replace
 
-    parsed = _parse(paths)
-    states = load_states(state_sources(metadata, sources))
-    run = replay(parsed, states.assign(parsed.referenced_tables, parsed.created_tables))
+    from icelint.engine import CheckRequest, plan_run
+    from icelint.schema_view import render_json, render_text
+
+    verbose = sources is not None and sources.verbose
+    state = replace(sources, metadata=list(metadata)) if sources is not None else None
+    run = plan_run(CheckRequest(paths=tuple(paths), state=state, note=_note if verbose else None))
     write_report(lambda out: (render_json if fmt == "json" else render_text)(run, out), None)
 
 

@@ -40,14 +40,13 @@ class Mode:
         return self.fix or self.diff
 
 
-def mode(conv: dict, cfg) -> Mode:
-    """The flags (`conv`; None: not given) over the configuration's `fix` / `unsafe-fixes`."""
+def mode(cfg, fix: bool | None = None, unsafe_fixes: bool | None = None, diff: bool = False) -> Mode:
+    """The flags (None: not given) over the configuration's `fix` / `unsafe-fixes`."""
 
-    def pick(flag: str, key: str) -> bool:
-        v = conv.get(flag)
+    def pick(v: bool | None, key: str) -> bool:
         return bool(getattr(cfg, key, False)) if v is None else bool(v)
 
-    return Mode(fix=pick("fix", "fix"), unsafe=pick("unsafe_fixes", "unsafe_fixes"), diff=bool(conv.get("diff")))
+    return Mode(fix=pick(fix, "fix"), unsafe=pick(unsafe_fixes, "unsafe_fixes"), diff=bool(diff))
 
 
 # --------------------------------------------------------------------------- the fixes of a report
@@ -200,9 +199,17 @@ class Result:
     converged: bool = True
 
 
-def iterate(check: Callable[[dict[str, str] | None], object], unsafe: bool) -> Result:
+def iterate(request, unsafe: bool) -> Result:
     """Check, apply, check the fixed text again, ... until nothing applies (or `MAX_PASSES`).
-    `check(texts)` is the run with `texts` (path → text) standing in for those files."""
+    Every pass is `icelint.engine.run` of `request` (a `CheckRequest`) with the fixed texts standing
+    in for those files; `request` may also be a function of those texts returning a report."""
+    from icelint import engine
+
+    def check(texts: dict[str, str] | None):
+        if callable(request):
+            return request(texts)
+        return engine.run(request if texts is None else request.with_texts(texts))
+
     report = check(None)
     res = Result(report)
     for _ in range(MAX_PASSES):

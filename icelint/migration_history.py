@@ -1,6 +1,6 @@
 """Findings about the migration files themselves, not their statements: the plan's history.
 
-`icelint check` calls `check_plan` once, next to the replay (`check_run.py`). Three rules live here
+`icelint check` calls `check_plan` once, next to the replay (`icelint.engine.check`). Three rules live here
 (their documentation is in `icelint/rules/`):
 
 - ICE022 `out-of-order-migration`: a pending versioned file whose version is lower than the newest
@@ -26,14 +26,22 @@ from icelint.pending import Plan, _git, _key
 
 
 def check_plan(
-    plan: Plan, rules: Sequence, *, order: str = "flyway", since: str | None = None, cwd: Path | None = None
+    plan: Plan, rules: Sequence, *, order: str = "flyway", since: str | None = None, cwd: Path | None = None,
+    texts=None,
 ) -> list[Finding]:
-    """The history findings of the pending files, for the enabled `rules` (Rule objects)."""
+    """The history findings of the pending files, for the enabled `rules` (Rule objects).
+
+    ICE022 and ICE024 are about new files only (`icelint.plan.new_names`: git's new files;
+    outside git, the files under review): a migration that has already run is never advised to
+    be renamed, whoever names it."""
+    from icelint.plan import new_names
+
     enabled = {r.code: r for r in rules}
     wanted = {"ICE022", "ICE023", "ICE024"} & enabled.keys()
     if order != "flyway" or not wanted or not plan.pending:
         return []
-    pending = {_key(p): p for p in plan.pending}
+    fresh = new_names(plan)
+    pending = {_key(p): p for p in plan.pending if str(p) in fresh}
     out: list[Finding] = []
     if "ICE024" in wanted:
         for f, other in duplicate_versions(plan.files):
@@ -51,14 +59,16 @@ def check_plan(
                         )
                     )
     if "ICE022" in wanted:
-        applied = [classify(p.name)[1] for p in plan.context if classify(p.name)[0] == VERSIONED]
+        applied = [classify(p.name)[1] for p in plan.files if str(p) not in fresh and classify(p.name)[0] == VERSIONED]
         applied_versions = {v for v in applied if v is not None}
         newest = max(applied_versions, default=None)
         if newest is not None:
-            for p in plan.pending:
+            for p in pending.values():
                 kind, v, desc = classify(p.name)
                 if kind != VERSIONED or v is None or v >= newest or v in applied_versions:
                     continue
+                if str(p) in plan.git.existed:
+                    continue  # an applied migration edited: ICE023's (with --since), never a rename
                 out.append(
                     _finding(
                         enabled["ICE022"],
@@ -71,7 +81,9 @@ def check_plan(
                     )
                 )
     if "ICE023" in wanted and since is not None:
-        for p in _modified_since(since, cwd or Path.cwd(), plan.pending):
+        fresh_files = list(pending.values())
+        start = cwd or (fresh_files[0].resolve().parent if fresh_files else Path.cwd())
+        for p in _modified_since(since, start, fresh_files):
             kind, v, desc = classify(p.name)
             if kind != VERSIONED:
                 continue  # repeatable and plain files are meant to be edited and re-run

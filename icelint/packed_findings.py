@@ -3,7 +3,7 @@
 A long run's findings are read only once the whole replay is over; until then they sat beside the
 replay's states and steps (~850 bytes a finding: 12 MB for the 14,000 findings of the 40,000-statement
 benchmark, at the run's peak). `checker.lint_replay(pack_findings=True)` hands every `BATCH`
-findings to a `PackedFindings` (pickled, compressed: ~60 bytes a finding) and `check_run` reads them
+findings to a `PackedFindings` (pickled, compressed: ~60 bytes a finding) and `icelint.engine.check` reads them
 back after it let go of the states and the steps, so that they never coexist (up to
 `MAX_PACKED` findings; the rest stay as they are). Pickling keeps
 everything a finding holds (workers send findings to the parent the same way).

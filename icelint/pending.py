@@ -1,19 +1,13 @@
-"""Pending versus applied: which files are under review, and which are only history.
+"""Which files a run reads, and which of them it reports on (the plan's files).
 
-- The files named on the command line are *pending* (folders: all their `.sql` files). With
-  `--since REF`, the pending files are those changed between the merge-base of REF and `HEAD` and
+- The files named on the command line are reported on (folders: all their `.sql` files). With
+  `--since REF`, the reported files are those changed between the merge-base of REF and `HEAD` and
   the work tree (plus untracked ones), among the named paths (default: the migrations folder).
-- The other files of the `migrations` folder (and, with `--since`, of the folders named) are
-  *context*: history that was already applied.
-- With a table state (metadata, table directory, warehouse, catalog, snapshot), context files are
-  not replayed over it: the state already holds them. Only the pending files are replayed.
-- With no state, everything (context and pending, in migration order) is replayed from the
-  `CREATE TABLE` statements, and findings are reported only for the pending files. Each context
-  file, and each file of a folder checked as a whole, is a deployment (`deployments`): the tables
-  that exist after it are presumed to hold data, as pipelines write them between deployments.
+- The other files of the `migrations` folder (and, with `--since`, of the folders named) are read
+  too, before or between them in migration order: their history (`Plan.context`).
 
-That is what makes the pre-commit hook (which passes only the changed files) and
-`icelint check --since origin/main` in CI both correct.
+Which of the files have already run, where pipelines write rows and which state each table
+starts from is the deployment model's (`icelint.plan`): it never depends on which files are named.
 """
 
 from __future__ import annotations
@@ -24,6 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from icelint.discovery import DEFAULT_ORDER, discover, is_migration_name, order_folder
+from icelint.plan import GitFacts
 from icelint.source import InputError
 
 PROGRESS_MIN_FILES = 20  # fewer files parse in well under a second: no bar
@@ -37,6 +32,7 @@ class Plan:
     pending: list[Path]  # the files under review, in replay order (a subset of `files`)
     # pending files that came from a folder checked as a whole (each is its own deployment)
     whole_folder: set[str] = field(default_factory=set)
+    git: GitFacts = field(default_factory=GitFacts)  # applied and new files, as git says (`icelint.plan`)
 
     @property
     def pending_names(self) -> set[str]:
@@ -78,7 +74,7 @@ def make_plan(
     folders: list[Path] = [migrations] if migrations is not None else []
     if since is not None:
         folders += [Path(p) for p in paths if Path(p).is_dir()]
-        changed = changed_since(since, cwd)
+        changed = changed_since(since, _repo_start(paths, migrations, cwd))
         if paths:
             pending = [p for p in named if _key(p) in changed]
         elif migrations is not None:
@@ -115,24 +111,19 @@ def make_plan(
     return Plan(files, [f for f in files if _key(f) in pending_keys], {str(f) for f in files if _key(f) in whole})
 
 
-def deployments(plan: Plan):
-    """Where the replay presumes data without a state source (`replay/deploy.py`): after every context
-    file (applied history), and between the files of a folder checked as a whole; the pending files
-    named one by one (pre-commit) or changed since `--since` are one batch, deployed together."""
-    from icelint.replay.deploy import Deployments
+def _repo_start(paths: Sequence[str], migrations: Path | None, cwd: Path) -> Path:
+    """Where git is asked about `--since`: the first path's folder, else the migrations folder, else the CWD."""
+    for p in [*(Path(p) for p in paths), *([migrations] if migrations is not None else [])]:
+        p = p if p.is_absolute() else cwd / p
+        return p if p.is_dir() else p.parent
+    return cwd
 
-    pending = plan.pending_names
-    epochs: dict[str, int] = {}
-    epoch, previous = 0, None
-    for f in plan.files:
-        name = str(f)
-        if previous is not None and (
-            previous not in pending or name not in pending or name in plan.whole_folder or previous in plan.whole_folder
-        ):
-            epoch += 1
-        epochs[name] = epoch
-        previous = name
-    return Deployments(epochs, frozenset(str(f) for f in plan.context))
+
+def deployments(plan: Plan):
+    """Where the replay presumes data: the deployment model's (`icelint.plan.deployments`)."""
+    from icelint.plan import deployments as model
+
+    return model(plan)
 
 
 def _folder(folder: Path, order: str, cwd: Path) -> list[Path]:

@@ -61,3 +61,21 @@ def plan(name: str, migrations: Path | None, order: str, named: bool):
         len(folder),
     )
     return Plan([*folder[:at], me, *folder[at:]], [me])
+
+
+def plan_texts(names: list[str], migrations: Path | None, order: str):
+    """The plan of in-memory inputs (standard input, editor buffers): each placed among the
+    migrations folder's files where its name sorts (`plan`); `-` alone has no folder."""
+    from icelint.pending import Plan
+
+    if len(names) == 1:  # `-` and `<string>` (the Python API's SQL text) have no folder
+        return plan(names[0], migrations, order, named=names[0] != NAME and not names[0].startswith("<"))
+    files: list[Path] = []
+    for name in names:
+        one = plan(name, migrations, order, named=name != NAME)
+        keys = {_key(f) for f in files}
+        files += [f for f in one.files if _key(f) not in keys]
+    from icelint.pending import order_files_like
+
+    files = order_files_like(files, order)
+    return Plan(files, [f for f in files if str(f) in set(names)])

@@ -127,7 +127,7 @@ def test_icelint_check_packs_texts_only_in_long_runs(tmp_path, monkeypatch: pyte
     kinds: list[set] = []
     real = reporters.Report
 
-    class Seen(real):  # the findings as check_run hands them to the reporters
+    class Seen(real):  # the findings as the engine hands them to the reporters
         def __init__(self, found, *args, **kwargs):
             kinds.append({vars(f)["message"].__class__ for f in found})
             super().__init__(found, *args, **kwargs)

@@ -1,5 +1,6 @@
-"""Finding and reading the configuration file: the nearest `pyproject.toml` with a `[tool.icelint]`
-table (or the file given with `--config`)."""
+"""Finding and reading the configuration file: the nearest `pyproject.toml` or `icelint.toml` with
+a `[tool.icelint]` table, walking up from the input's folder as ruff does (or the file given with
+`--config`)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,18 @@ from icelint.config.keys import parse_section
 from icelint.config.model import Config, ConfigError
 
 FILE_NAME = "pyproject.toml"
+FILE_NAMES = ("icelint.toml", FILE_NAME)  # in one folder, icelint.toml first
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest `pyproject.toml` with a `[tool.icelint]` table, from `start` up to the root."""
+    """The nearest `icelint.toml` / `pyproject.toml` with a `[tool.icelint]` table, from `start` up to the root."""
     for d in (start, *start.parents):
-        candidate = d / FILE_NAME
-        if candidate.is_file():
-            data = _read_toml(candidate)
-            if isinstance(data.get("tool"), dict) and "icelint" in data["tool"]:
-                return candidate
+        for name in FILE_NAMES:
+            candidate = d / name
+            if candidate.is_file():
+                data = _read_toml(candidate)
+                if isinstance(data.get("tool"), dict) and "icelint" in data["tool"]:
+                    return candidate
     return None
 
 

@@ -195,13 +195,12 @@ def lint(run, rules, maps: Mapping, config=None):
     return suppress.Outcome(remap(outcome.findings, maps), remap(outcome.suppressed, maps))
 
 
-def refuse_suppressions(findings: Iterable[Finding], maps: Mapping) -> None:
+def refuse_embedded_suppressions(findings: Iterable[Finding]) -> None:
     """`--add-suppressions` writes SQL comments: an `InputError` when one would go into a Python file
     or a notebook (where a comment line can break the string it lands in)."""
-    ours = {m.original.path for m in maps.values() if is_map(m)}
     for f in findings:
         path = f.path.split(":cell ", 1)[0]
-        if path in ours:
+        if wanted(path):
             raise InputError(
                 f"{path}: --add-suppressions cannot write into a Python file or notebook; put "
                 f"`-- icelint: ignore {f.rule} -- REASON` inside the SQL string before the statement"

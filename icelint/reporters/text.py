@@ -193,6 +193,8 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
         f"Checked {s['files']} file{'s' if s['files'] != 1 else ''}{context}, {s['statements']} statement{'s' if s['statements'] != 1 else ''}: {tail}.",
         "bold" if s["errors"] or s["warnings"] else "bold green",
     )
+    for line in report.inferred:
+        emit(f"State: {line}.")
     if any(f.fix is not None for f in report.findings):
         from icelint import fixing
 

@@ -1,11 +1,9 @@
 """The language server's one call into the engine: the report `icelint check` gives for one file.
 
 `check_document` is the only function of the server that runs the check, through `engine_report`,
-the one call into the engine. Today that is the CLI's own path for an editor (`check_report` with
-`--stdin-filename PATH`: the configuration found from PATH's folder, the configured `migrations`
-folder as history, the configured state), with the editor's unsaved texts standing in for the
-files on disk; it is the one place to re-point when the engine gets a single entry that takes
-in-memory texts.
+the one call into the engine (`icelint.engine.run`, as `icelint check --stdin-filename PATH` calls
+it: the configuration found from PATH's folder, the configured `migrations` folder as history, the
+configured state), with the editor's unsaved texts standing in for the files on disk.
 
 Around that call sits the server's speed (`slices.Slicer`): the migrations folder's files that
 cannot change this file's verdicts (they touch only other tables) are handed to the engine as
@@ -15,16 +13,12 @@ itself is not changed; `tests/server/test_slices.py` proves that both give the s
 
 from __future__ import annotations
 
-import io
 import os
-import sys
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from icelint.source import InputError
 
-_STDIN_LOCK = threading.Lock()  # the swap of `sys.stdin` below is process-wide
 
 
 @dataclass
@@ -106,19 +100,13 @@ def display_name(path: Path) -> str:
 
 
 def engine_report(cfg, path: Path, text: str, texts: dict[str, str]):
-    """The one call into the engine (the seam to re-point at the engine's single entry, which takes
-    in-memory texts): `check_report` as `icelint check --stdin-filename PATH` calls it, the buffer
-    as its standard input, `texts` (path as the plan spells it → text) standing in for files."""
-    from icelint.check_run import check_report
+    """The one call into the engine: `icelint.engine.run` with the buffer as the input under the name
+    findings give it, and `texts` (path as the plan spells it → text: the other unsaved buffers)
+    standing in for those files without being reported on. Each statement's position is recorded
+    (where a suppression comment goes)."""
+    from icelint.engine import CheckRequest, run
 
-    with _STDIN_LOCK:
-        saved = sys.stdin
-        sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode("utf-8", "surrogatepass")), encoding="utf-8")
-        try:
-            # fmt "junit": the report also lists each file's statements (where a suppression comment goes)
-            return check_report(cfg, (), (), None, None, {"stdin_filename": display_name(path), "texts": texts}, "junit")
-        finally:
-            sys.stdin = saved
+    return run(CheckRequest(texts={display_name(path): text}, context_texts=texts, config=cfg, positions=True))
 
 
 def _spellings(p: Path) -> list[str]:

@@ -154,6 +154,7 @@ class States:
         self._catalog = None
         self._log = opts.logger()
         self.absent: dict[str, str] = {}  # table key → the source asked that does not have it ("catalog `prod`")
+        self.unused: list[str] = []  # notes on the states no statement uses (said under -v)
 
     # The two views older callers used.
     @property
@@ -181,9 +182,18 @@ class States:
         out = dict(self.loaded)
         for arg, state, hint in self.anonymous_states:
             name = self._name_anonymous(arg, state, hint, touched, created_keys, out)
+            if name is None:
+                self.unused.append(f"{arg}: not used: no statement is on a table it could be the state of "
+                                   f"(tables touched: {', '.join(touched) or 'none'})")
+                continue
+            if name not in touched:
+                self.unused.append(f"{arg}: the state of {name}, which no statement touches: not used")
             if name in out:
                 raise InputError(f"{arg}: a state for {name} was already given ({out[name].origin})")
             out[name] = state
+        for key, state in self.loaded.items():
+            if key not in touched:
+                self.unused.append(f"{state.origin}: the state of {key}, which no statement touches: not used")
         for key in touched:
             if key in out:
                 continue
@@ -193,7 +203,7 @@ class States:
         return out
 
     def _name_anonymous(self, arg: str, state: LoadedState, hint: str | None, touched: list[str], created: set[str],
-                        out: dict[str, LoadedState]) -> str:
+                        out: dict[str, LoadedState]) -> str | None:
         # The rules and their order: icelint/sources/naming.py.
         if hint is not None and (state.source == "--metadata" or hint in touched):
             return hint
@@ -201,15 +211,12 @@ class States:
 
         candidates = [t for t in touched if t not in created and t not in out]
         example = candidates[0] if len(candidates) == 1 and "." in candidates[0] else "db.table"
-        by_location = name_by_location(arg, f"{state.source} {example}={arg}", state.metadata.location, touched)
+        by_location = name_by_location(arg, f"{state.source} {example}={arg}", state.metadata.location, touched,
+                                       untouched_ok=True)
         if by_location is not None:
             return by_location
         if len(candidates) != 1:
-            which = ", ".join(candidates) if candidates else "none"
-            raise InputError(
-                f"{arg}: cannot tell which table this state is for (its file name names none, its metadata has "
-                f"no location, and the tables the scripts alter are: {which}); name it: {state.source} db.table={arg}"
-            )
+            return None  # unused: said under -v; a statement on a table nothing gives is ICE005 there
         return candidates[0]
 
     def _lookup(self, key: str, optional: bool = False) -> LoadedState | None:
@@ -309,7 +316,13 @@ def load_states(opts: StateOptions) -> States:
     anonymous: list[tuple[str, LoadedState, str | None]] = []
 
     def put(name: str, state: LoadedState, arg: str) -> None:
+        from icelint.sources.naming import other_table
+
         key = _key(name)
+        other = other_table(name, state.origin, state.metadata.location)
+        if other is not None:
+            raise InputError(f"{arg}: given as the state of {key}, but its location {state.metadata.location} is "
+                             f"table {other}; give each table its own state ({state.source} {other}={split_named(arg)[1]})")
         if key in named:
             raise InputError(f"{arg}: a state for {key} was already given ({named[key].origin})")
         named[key] = state

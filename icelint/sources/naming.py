@@ -56,7 +56,8 @@ def _matches(key: str, loc: tuple[str | None, str]) -> bool:
     return not ns or namespace is None or ns == namespace
 
 
-def name_by_location(arg: str, how: str, location: str | None, touched: Sequence[str]) -> str | None:
+def name_by_location(arg: str, how: str, location: str | None, touched: Sequence[str],
+                     untouched_ok: bool = False) -> str | None:
     """The touched table the location names (rule 2); None when the metadata has no usable location.
 
     Raises InputError when the location names a table the scripts do not touch; `arg` is what the
@@ -75,6 +76,8 @@ def name_by_location(arg: str, how: str, location: str | None, touched: Sequence
             f"{arg}: its location {location} fits several tables the scripts touch ({', '.join(found)}); "
             f"name it: {how}"
         )
+    if untouched_ok:
+        return named  # the state of a table no statement touches: unused (a note), known to the replay
     raise InputError(
         f"{arg}: not applied to any table: its name names no table, and its location {location} is table {named}, "
         "which the scripts do not touch "
@@ -82,4 +85,27 @@ def name_by_location(arg: str, how: str, location: str | None, touched: Sequence
     )
 
 
-__all__ = ["location_name", "name_by_location"]
+def other_table(name: str, path: str, location: str | None) -> str | None:
+    """The table a state given as `name=path` shows it belongs to, when that is another table:
+    its location, in a catalog's layout (`<warehouse>/<namespace>/<table>` or Hive's
+    `.../<namespace>.db/<table>`), names another namespace and another table. A shorter location
+    (`s3://bucket/orders_v2`, `/tmp/t`) is a custom one and says nothing."""
+    from icelint.replay.engine import table_key
+
+    if not isinstance(location, str):
+        return None  # no location, or not text (the metadata's own validation says what is wrong)
+    key = table_key(name)
+    text = location.split("://", 1)[-1]
+    parts = [p for p in re.split(r"[/\\]+", text) if p and p != "."]
+    if len(parts) < 4 and not (len(parts) >= 2 and parts[-2].lower().endswith(".db")):
+        return None  # the bucket or root, a namespace, a table: at least a warehouse folder before them
+    loc = location_name(location)
+    if loc is None or loc[0] is None:
+        return None
+    ns, _, table = key.rpartition(".")
+    if loc[1] != table and ns and loc[0] != ns:
+        return f"{loc[0]}.{loc[1]}"
+    return None
+
+
+__all__ = ["location_name", "name_by_location", "other_table"]

@@ -11,9 +11,9 @@ Command line (besides `--metadata`, defined in cli.py): `--table-dir [db.t=]DIR`
     table-dirs = { "db.events" = "warehouse/db/events" }   # optional
     table-uuid = "..."                                 # optional
 
-Flags win: when the command line names any state source (`--metadata`, `--table-dir`,
-`--warehouse`, `--catalog`), the sources of the file are not used at all, so that
-`icelint check --metadata snapshot.json` never reaches the catalog of the configuration.
+The flags add to the file's sources; a flag wins per table (`--metadata db.t=NEW` replaces the
+configured state of `db.t`, the other configured tables keep theirs), and `--warehouse` /
+`--catalog` replace the configured warehouse / catalog.
 """
 
 from __future__ import annotations
@@ -126,12 +126,31 @@ def states_from_config(config: Mapping[str, Any] | None, base_dir: str | Path | 
     return opts
 
 
+def _table_of(arg: str) -> str | None:
+    from icelint.sources import _hint_from_file, _key, split_named
+
+    name, path = split_named(arg)
+    if name:
+        return _key(name)
+    return _hint_from_file(path) or None
+
+
+def _added(flags: list[str], config: list[str]) -> list[str]:
+    """The configured entries whose table no flag names, then the flags (a flag wins per table)."""
+    taken = {t for t in (_table_of(a) for a in flags) if t is not None}
+    return [a for a in config if _table_of(a) not in taken or _table_of(a) is None] + list(flags)
+
+
 def merge_state_options(flags: StateOptions, config: StateOptions | None) -> StateOptions:
-    """Flags win: any state source on the command line replaces every source of the configuration."""
-    if config is None or flags.has_source():
+    """The flags added to the configuration's sources; a flag wins per table (see the module docstring)."""
+    if config is None:
         return flags
     return replace(
         config,
+        metadata=_added(flags.metadata, config.metadata),
+        table_dirs=_added(flags.table_dirs, config.table_dirs),
+        warehouse=flags.warehouse or config.warehouse,
+        catalog=flags.catalog or config.catalog,
         table_uuid=flags.table_uuid or config.table_uuid,
         verbose=flags.verbose or config.verbose,
         stats_budget=flags.stats_budget,

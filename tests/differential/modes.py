@@ -26,7 +26,7 @@ and so is not judged there:
   ``state`` mode judges them);
 * the final state is compared in every mode on the keys of :data:`harness.COMPARED`, none of which
   depends on snapshots; in the two modes without a state it is the replay of the same plan the
-  command builds (``pending.make_plan`` → ``parse_plan`` → ``deployments`` → ``replay``), since
+  command builds (``icelint.engine.plan_run``: the same plan and deployments as ``run``), since
   ``icelint check`` prints findings, not states;
 * a case whose verdicts depend on the table's snapshots (snapshot ids named in branch/tag DDL and
   snapshot procedures: Spark checks them against the snapshots the pipelines wrote, which DDL
@@ -103,14 +103,9 @@ def icelint_check(args: list[str], config: Path) -> list[Any]:
 def _replayed(args: list[str], config: Path) -> tuple[dict[str, dict | None], set[str]]:
     """The final states of the plan `icelint check ARGS` builds, replayed without a state."""
     from icelint.config import load_config
-    from icelint.pending import deployments, make_plan, parse_plan
-    from icelint.pipeline import replay
+    from icelint.engine import CheckRequest, plan_run
 
-    cfg = load_config(explicit=str(config))
-    plan = make_plan(args, migrations=cfg.migrations, order=cfg.order)
-    parsed = parse_plan(plan)
-    parsed.deployments = deployments(plan)
-    run = replay(parsed, None)
+    run = plan_run(CheckRequest(paths=tuple(args), config=load_config(explicit=str(config))))
     return {k: (v.to_json() if v is not None else None) for k, v in run.result.tables.items()}, set(run.result.unknown)
 
 

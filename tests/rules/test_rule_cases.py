@@ -20,7 +20,8 @@ Markers, in SQL comments:
   merge-base (a tag `base` of a throw-away repository); files without it and not `-- context` are new.
   The plan's file-level findings (`icelint.migration_history`) are compared like the others.
 
-Findings are what `icelint check` reports: rules, then inline suppressions (`icelint.suppress`).
+Findings are what `icelint check` reports (`icelint.engine.run`, the entry every door calls): rules,
+then inline suppressions (`icelint.suppress`), then the files' own history (`icelint.migration_history`).
 
 A marker with no finding and a finding with no marker both fail, with the difference listed.
 """
@@ -34,12 +35,8 @@ from pathlib import Path
 import pytest
 
 from icelint.discovery import discover
-from icelint.pending import deployments, make_plan
-from icelint import suppress
-from icelint.pipeline import parse_sources, replay
 from icelint.rules import ALL_RULES, get
-from icelint.source import SourceFile
-from icelint.sources import StateOptions, load_states
+from icelint.sources import StateOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "fixtures" / "rules"
@@ -117,64 +114,53 @@ CASES = all_cases()
 
 
 def lint_case(case: Case):
-    """The folder rule's findings as `icelint check` reports them (suppressions applied)."""
+    """The folder rule's findings as `icelint check` reports them: `icelint.engine.run`, the one entry.
+
+    The case is copied into a throw-away folder (so that the repository's own git history says
+    nothing about it): a file alone, or a folder checked as a whole, outside git (every file is its
+    own deployment); a folder with `-- context` / `-- base:` files in a git repository whose history
+    holds them, the other files new (one batch), as the pre-commit hook and `--since base` see them."""
+    import subprocess
+    import tempfile
+
+    from icelint.config import Config
+    from icelint.engine import CheckRequest, run
+
     rule = get(case.code)
     assert rule is not None, f"fixtures/rules/{case.code}: no such rule"
     extra = [get(c) for c in case.enable]
     assert all(extra), f"{case.id}: unknown rule in `-- enable:` {case.enable}"
-    rules = [r for r in ALL_RULES if r is rule or r in extra]
-    from icelint import placeholders  # `${name}` placeholders, as `icelint check` substitutes them
-
-    from icelint import embedded  # `.py` files and notebooks: their SQL, as `icelint check` reads it
-
-    sources, maps = placeholders.prepare([SourceFile.read(f) for f in case.files if not embedded.wanted(f)], case.vars)
-    if any(embedded.wanted(f) for f in case.files):
-        by_path = {s.path: s for s in sources}
-        for f in case.files:
-            if embedded.wanted(f):
-                maps[str(f)] = embedded.read(embedded.read_file(f), case.vars)
-                by_path[str(f)] = maps[str(f)].substituted
-        sources = [by_path[str(f)] for f in case.files]
-    parsed = parse_sources(sources)
-    if case.path.is_dir() and not case.metadata:  # `icelint check <folder>` with no state: each file is deployed
-        parsed.deployments = deployments(make_plan([str(case.path)]))
-    states = load_states(StateOptions(metadata=case.metadata)).assign(parsed.referenced_tables, parsed.created_tables)
-    outcome = embedded.lint(replay(parsed, states), rules, maps)
     pending = [f for f in case.files if f not in case.context]
-    names = {str(f) for f in pending}
-    found = outcome.findings + embedded.unread_findings(maps, [r.code for r in rules], names)
-    return [f for f in found if f.rule == case.code and f.path in names] + history_findings(case, rules, pending)
-
-
-def history_findings(case: Case, rules, pending: list[Path]) -> list:
-    """The plan's file-level findings, as `icelint check --migrations FOLDER [--since base] PENDING...` gives them."""
-    import subprocess
-    import tempfile
-
-    from icelint.migration_history import check_plan
-    from icelint.pending import Plan
-
-    if not case.base:
-        return [f for f in check_plan(Plan(case.files, pending), rules) if f.rule == case.code]
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
+        root = Path(tmp).resolve()
         copies = {f: root / f.name for f in case.files}
+        history = bool(case.context or case.base)
 
         def git(*args: str) -> None:
-            subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True, capture_output=True)
+            subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
+                           capture_output=True)
 
-        git("init", "-q")
-        for f, c in copies.items():
-            if f in case.base or f in case.context:
-                c.write_text((case.base.get(f) or f).read_text(encoding="utf-8"), encoding="utf-8")
-        git("add", "-A")
-        git("commit", "-q", "-m", "base")
-        git("tag", "base")
+        if history:
+            git("init", "-q")
+            for f, c in copies.items():
+                if f in case.base or f in case.context:
+                    c.write_text((case.base.get(f) or f).read_text(encoding="utf-8"), encoding="utf-8")
+            git("add", "-A")
+            git("commit", "-q", "--allow-empty", "-m", "base")
+            git("tag", "base")
         for f, c in copies.items():
             c.write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
-        plan = Plan([copies[f] for f in case.files], [copies[f] for f in pending])
-        found = check_plan(plan, rules, since="base", cwd=root)
-    return [f for f in found if f.rule == case.code]
+        if history:
+            paths = tuple(str(copies[f]) for f in pending)
+        else:
+            paths = (str(root),) if case.path.is_dir() else (str(copies[case.path]),)
+        cfg = Config(root=root, migrations=root if case.path.is_dir() else None).with_flags(
+            select=[case.code, *case.enable])
+        request = CheckRequest(paths=paths, config=cfg, state=StateOptions(metadata=case.metadata),
+                               vars=dict(case.vars), since="base" if case.base else None, cwd=root)
+        found = run(request).findings
+    names = {f.name for f in pending}
+    return [f for f in found if f.rule == case.code and Path(f.path).name in names]
 
 
 def _params():

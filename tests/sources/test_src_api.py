@@ -97,6 +97,7 @@ def test_a_folder_without_state_is_deployed_file_by_file(tmp_path):
     (tmp_path / "m" / "V2__readd.sql").write_text("ALTER TABLE db.e DROP COLUMN p;\nALTER TABLE db.e ADD COLUMN p binary;\n")
     by_rule = {f.rule: f for f in icelint.lint(tmp_path / "m")}
     assert by_rule["ICE001"].severity.value == "error" and "presumed to hold data" in by_rule["ICE001"].message
-    # the same files named one by one are one batch: the table is provably empty
+    # the same files named one by one: naming files never decides what has run (outside git, every
+    # file is its own deployment), so the verdict is the folder's
     files = [tmp_path / "m" / "V1__create.sql", tmp_path / "m" / "V2__readd.sql"]
-    assert sorted(f.rule for f in icelint.lint(files)) == ["ICE015"]
+    assert sorted(f.rule for f in icelint.lint(files)) == sorted(f.rule for f in icelint.lint(tmp_path / "m"))

@@ -100,29 +100,32 @@ def test_rule3_the_one_altered_table_when_there_is_no_location(cwd):
 
 
 def test_never_applies_one_tables_state_to_another_name(cwd):
-    """The metadata of db.products is not checked against `ALTER TABLE db.product ...` (it used to pass)."""
+    """The metadata of db.products is not checked against `ALTER TABLE db.product ...`: as Spark, the
+    statement on a table that exists nowhere is an error there (TABLE_OR_VIEW_NOT_FOUND), with
+    "did you mean"; the state is said to be unused under -v."""
     f = state(cwd, location="s3://bucket/warehouse/db/products")
-    line = one_error_line(check(cwd, "ALTER TABLE db.product DROP COLUMN payload;\n", "--metadata", f))
-    assert "its location s3://bucket/warehouse/db/products is table db.products" in line
-    assert "which the scripts do not touch (tables they touch: db.product)" in line
-    assert f"name it: --metadata db.product={os.path.relpath(f)}" in line  # relative to the working directory
+    r = check(cwd, "ALTER TABLE db.product DROP COLUMN payload;\n", "--metadata", f, "-v")
+    assert rules(r) == ["ICE005"]
+    found = json.loads(r.stdout)["findings"][0]
+    assert "db.products" in found["help"] and "did you mean" in found["help"]
+    assert "the state of db.products, which no statement touches: not used" in r.stderr
     # named explicitly, as the message says: applied
     assert rules(check(cwd, "ALTER TABLE db.product DROP COLUMN payload;\n", "--metadata", f"db.product={f}")) == ["ICE011"]
 
 
 def test_location_namespace_must_match(cwd):
     f = state(cwd, location="s3://bucket/warehouse/staging.db/events")
-    line = one_error_line(check(cwd, DROP.format(t="prod.events"), "--metadata", f))
-    assert "is table staging.events, which the scripts do not touch" in line
+    r = check(cwd, DROP.format(t="prod.events"), "--metadata", f, "-v")
+    assert rules(r) == ["ICE005"]  # staging.events' state is not prod.events'
+    assert "the state of staging.events, which no statement touches: not used" in r.stderr
 
 
 def test_nothing_matches_says_which_rules_failed(cwd):
     f = state(cwd, location=None)
     sql = "ALTER TABLE db.a ADD COLUMN x int;\nALTER TABLE db.b ADD COLUMN y int;\n"
-    line = one_error_line(check(cwd, sql, "--metadata", f))
-    assert "cannot tell which table this state is for" in line
-    assert "its file name names none, its metadata has no location" in line
-    assert "db.a, db.b" in line and f"name it: --metadata db.table={os.path.relpath(f)}" in line
+    r = check(cwd, sql, "--metadata", f, "-v")
+    assert rules(r) == ["ICE005", "ICE005"]  # neither table exists anywhere: Spark fails at both
+    assert f"{f}: not used: no statement is on a table it could be the state of (tables touched: db.a, db.b)" in r.stderr
 
 
 def test_config_list_of_unnamed_files(cwd):
@@ -136,5 +139,5 @@ def test_config_list_of_unnamed_files(cwd):
     shown = icelint("check", "--show-config", "--format", "json")
     assert json.loads(shown.stdout)["metadata"] == ["snaps/a.metadata.json", "snaps/b.metadata.json"]
     (cwd / "pyproject.toml").write_text('[tool.icelint]\nmetadata = ["snaps/a.metadata.json"]\n')
-    line = one_error_line(check(cwd, DROP.format(t="db.orders")))
-    assert "is table db.events, which the scripts do not touch" in line
+    assert rules(check(cwd, DROP.format(t="db.orders"))) == ["ICE005"]  # db.events' state is not db.orders'
+

@@ -48,17 +48,19 @@ def test_states_from_config_rejects_wrong_types(bad):
         states_from_config(bad)
 
 
-def test_flags_win_over_the_file():
+def test_flags_add_to_the_file_and_win_per_table():
     file_opts = StateOptions(catalog="prod", metadata=["db.x=/f.json"], table_uuid="from-file")
     flags = StateOptions(metadata=["db.y=/g.json"])
     merged = merge_state_options(flags, file_opts)
-    assert merged.catalog is None and merged.metadata == ["db.y=/g.json"]  # any flag source replaces them all
+    assert merged.catalog == "prod" and merged.metadata == ["db.x=/f.json", "db.y=/g.json"]  # added
+    assert merge_state_options(StateOptions(metadata=["db.x=/new.json"]), file_opts).metadata == ["db.x=/new.json"]
+    assert merge_state_options(StateOptions(catalog="dev"), file_opts).catalog == "dev"  # a flag wins
     assert merge_state_options(StateOptions(verbose=True), file_opts).catalog == "prod"
     assert merge_state_options(StateOptions(verbose=True), file_opts).verbose is True
     assert merge_state_options(StateOptions(table_uuid="flag"), file_opts).table_uuid == "flag"
-    assert resolve(["db.z=/h.json"], None, {"catalog": "prod"}).catalog is None
+    assert resolve(["db.z=/h.json"], None, {"catalog": "prod"}).catalog == "prod"
     assert resolve([], None, {"catalog": "prod"}).catalog == "prod"
-    assert resolve([], StateOptions(warehouse="/w"), {"catalog": "prod"}).catalog is None
+    assert resolve([], StateOptions(warehouse="/w"), {"catalog": "prod"}).warehouse == "/w"
 
 
 def test_state_options_decorator_packs_one_argument():

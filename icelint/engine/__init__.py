@@ -1,0 +1,158 @@
+"""The one entry of every check: `run(CheckRequest) -> Report`.
+
+The command line (`icelint check` in every mode: paths, standard input, the `--fix` passes,
+`--add-suppressions`; the run cache wraps it), `icelint schema` (`plan_run`), the Python API
+(`icelint.lint`) and the tests' rule-case harness all build a `CheckRequest` and call `run`;
+editors (a language server), notebooks and other front ends do the same. Nothing else assembles
+the pipeline.
+
+    from icelint.engine import CheckRequest, run
+
+    report = run(CheckRequest(paths=("migrations",)))
+    report = run(CheckRequest(texts={"migrations/V12__x.sql": buffer}))   # an editor buffer
+    for f in report.findings:
+        print(f.path, f.line, f.rule, f.severity.value, f.message)
+
+The deployment model (which files have run, which tables hold data, which state per table) is
+computed once per run by `icelint.plan`, the same for every door.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+if TYPE_CHECKING:
+    from icelint.config import Config
+    from icelint.model.table import TableMetadata
+    from icelint.reporters import Report
+    from icelint.sources import StateOptions
+
+__all__ = ["CheckRequest", "run", "plan_run", "config_groups", "config_start", "STDIN"]
+
+STDIN = "-"  # the name of a text from standard input that has no file name (`icelint check -`)
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """What to check, against what, and how. Every field has a default: `CheckRequest()` checks the
+    configured migrations folder of the nearest `[tool.icelint]` from the current directory.
+
+    Inputs (what is reported on):
+      `paths`: files and folders (folders: all their `.sql` files), as on the command line. Empty:
+        the keys of `texts` when there are any, else the configured `migrations` folder (with
+        `since`: its files changed since REF).
+      `texts`: path → text, in-memory inputs standing in for the file of that path (an editor
+        buffer, standard input, the text a `--fix` pass produced). A path of `texts` that `paths`
+        does not name is reported on too, and placed among the migrations folder's files where its
+        name sorts (its folder's other files are its history). `STDIN` ("-") is a text with no file.
+      `context_texts`: path → text standing in for a file that is read but not reported on (the
+        other unsaved buffers of an editor, when it checks one of them).
+    Configuration:
+      `config`: the effective `icelint.config.Config` (flags already applied). None: per input, the
+        nearest `[tool.icelint]` (pyproject.toml / icelint.toml) walking up from its folder, as
+        ruff finds it (the current directory for `STDIN`); inputs under different configurations
+        are checked apart, each with its own, and reported together.
+      `configure`: with `config` None, applied to each configuration found (a command's flags).
+    State (which state each table starts from; see `icelint.plan`):
+      `state`: `icelint.sources.StateOptions` (metadata files, table dirs, warehouse, catalog), the
+        command's flags; they add to the configuration's sources (a flag wins per table).
+      `states`: table → `TableMetadata` given in memory (the Python API, a SparkSession); they win
+        over both.
+      `spark`: a SparkSession asked for the state of every table the SQL touches that no other
+        source gives (`icelint.spark`).
+    Options:
+      `since`: a git REF: the reported files are those changed since its merge-base with HEAD
+        (among `paths`, default the migrations folder); files unchanged since then are applied.
+      `select`, `ignore`: rule selectors (codes, names, prefixes) applied over the configuration's.
+      `vars`: placeholder values (`${name}`) over the configuration's `[tool.icelint.vars]`.
+      `positions`: record every statement's position per file (`Report.statements_by_file`, for
+        `--add-suppressions` and the JUnit report).
+      `pack`: keep long texts compressed once parsed (a speed option of long runs; not with `texts`).
+      `cwd`: the directory the configuration is searched from when no input names a folder
+        (default: the current directory).
+      `note`: called with each note of the run (what was inferred from a state, a state no table
+        uses); the command line prints them under `-v`.
+      `texts_are_inputs`: whether the paths of `texts` that `paths` does not name are inputs (True);
+        `with_texts` (a `--fix` pass over files on disk) keeps the inputs of the request instead.
+    """
+
+    paths: tuple[str, ...] = ()
+    texts: Mapping[str, str] = field(default_factory=dict)
+    context_texts: Mapping[str, str] = field(default_factory=dict)
+    config: "Config | None" = None
+    state: "StateOptions | None" = None
+    states: Mapping[str, "TableMetadata"] = field(default_factory=dict)
+    spark: Any = None
+    since: str | None = None
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    vars: Mapping[str, str] = field(default_factory=dict)
+    positions: bool = False
+    pack: bool = False
+    cwd: Path | None = None
+    note: Callable[[str], None] | None = field(default=None, compare=False)
+    texts_are_inputs: bool = True
+    configure: "Callable[[Config], Config] | None" = field(default=None, compare=False)
+
+    def with_texts(self, texts: Mapping[str, str]) -> "CheckRequest":
+        """The same inputs with `texts` standing in for those files too (a `--fix` pass)."""
+        return replace(self, texts={**self.texts, **texts}, texts_are_inputs=bool(self.texts) and self.texts_are_inputs)
+
+    @property
+    def from_stdin(self) -> bool:
+        return not self.paths and STDIN in self.texts
+
+
+def config_start(paths, texts, cwd: Path) -> Path:
+    """Where the search for the configuration starts: the first input's folder (a folder: itself);
+    the current directory for standard input without a name, or no input at all."""
+    first = next(iter(paths), None) or next((t for t in texts if t != STDIN), None)
+    if first is None:
+        return cwd
+    p = cwd / first
+    return p if p.is_dir() else p.parent
+
+
+def config_groups(request) -> list[tuple[object, tuple[str, ...]]]:
+    """The request's paths by the configuration in force for each (nearest `[tool.icelint]` from the
+    path's folder), in the order of their first path; one group when `config` is given."""
+    if request.config is not None or len(request.paths) < 2:
+        return []
+    from icelint.config import find_config, load_config
+
+    cwd = request.cwd or Path.cwd()
+    groups: dict[object, list[str]] = {}
+    starts: dict[object, Path] = {}
+    for p in request.paths:
+        start = config_start((p,), {}, cwd)
+        found = find_config(start.resolve())
+        groups.setdefault(found, []).append(p)
+        starts.setdefault(found, start)
+    if len(groups) < 2:
+        return []
+    out = []
+    for found, paths in groups.items():
+        cfg = load_config(starts[found])
+        out.append((request.configure(cfg) if request.configure is not None else cfg, tuple(paths)))
+    return out
+
+
+def run(request: CheckRequest) -> "Report":
+    """Check the request's inputs; the `Report` every output is rendered from. Raises
+    `icelint.source.InputError` (one line naming the file and the problem) for bad input."""
+    from icelint.engine.check import check, merged
+
+    groups = config_groups(request)
+    if len(groups) > 1:
+        return merged([check(replace(request, paths=paths, config=cfg)) for cfg, paths in groups])
+    return check(request)
+
+
+def plan_run(request: CheckRequest):
+    """The replay of the request's plan (`icelint schema`): the same files, deployments and states
+    as `run`; a `pipeline.Run` of every table's state."""
+    from icelint.engine.check import replay_plan
+
+    return replay_plan(request)

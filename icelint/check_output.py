@@ -23,6 +23,7 @@ class Output:
     color: str = "auto"
     statistics: bool = False
     add_suppressions: str | None = None  # REASON: write suppressions instead of a report
+    stdin: bool = False  # the input came on standard input (named or not): --fix prints it, never writes a file
 
 
 def run(request, cfg, out: Output, mode, *, verbose: bool, no_cache: bool, say: Callable[[str], None]) -> None:
@@ -34,7 +35,7 @@ def run(request, cfg, out: Output, mode, *, verbose: bool, no_cache: bool, say: 
     if mode.applying:
         return fix_run(request, cfg, out, mode, say)
     slot = None
-    if not (no_cache or request.config is None or request.from_stdin or verbose or request.since is not None or out.add_suppressions is not None
+    if not (no_cache or request.config is None or request.from_stdin or out.stdin or verbose or request.since is not None or out.add_suppressions is not None
             or mode.unsafe):
         slot = cache_slot(request, cfg, out)
     if slot is not None and (hit := slot.load()) is not None:
@@ -73,7 +74,7 @@ def fix_run(request, cfg, out: Output, mode, say: Callable[[str], None]) -> None
         sys.exit(EXIT_FINDINGS if res.texts else EXIT_OK)
     report = res.report
     report.fixed, report.unsafe_fixes = res.fixed, mode.unsafe
-    if request.from_stdin:  # as ruff: the fixed SQL on stdout, the report on stderr
+    if out.stdin or request.from_stdin:  # as ruff: the fixed SQL on stdout, the report on stderr
         text = next(iter(res.texts.values()), None) or report.sources[0].text
         write_report(lambda stream: stream.write(text), None)
         with contextlib.redirect_stdout(sys.stderr):

@@ -231,7 +231,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         # files under several configurations (a monorepo): each checked with its own, reported together
         request = replace(request, config=None, configure=with_flags)
     out = Output(fmt=fmt, output_file=output_file, quiet=quiet, exit_zero=exit_zero, color=color,
-                 statistics=statistics, add_suppressions=add_suppressions)
+                 statistics=statistics, add_suppressions=add_suppressions, stdin=from_stdin)
     run(request, cfg, out, fixing.mode(cfg, fix, unsafe_fixes, diff), verbose=verbose, no_cache=no_cache, say=_say)
 
 

@@ -97,3 +97,21 @@ def test_stdin_errors_are_one_line(tmp_path: Path) -> None:
 def test_empty_stdin_is_clean(tmp_path: Path) -> None:
     r = pipe("", "-", cwd=tmp_path)
     assert r.returncode == 0 and "0 statements" in r.stdout
+
+
+def test_fix_with_stdin_filename_prints_the_fixed_sql_and_never_writes_the_named_file(tmp_path: Path) -> None:
+    """As ruff: the fixed SQL on stdout, the report on stderr; the file PATH names is not the input and
+    is left as it is on disk (an editor's unsaved buffer must not be written over it)."""
+    (tmp_path / "pyproject.toml").write_text('[tool.icelint]\nmigrations = "migrations"\n')
+    mig = tmp_path / "migrations"
+    mig.mkdir()
+    (mig / "V1__create.sql").write_text(
+        "CREATE TABLE db.logs (id bigint, logged_at timestamp) USING iceberg PARTITIONED BY (days(logged_at));\n")
+    on_disk = "-- the file as saved\n"
+    (mig / "V2__change.sql").write_text(on_disk)
+    buffer = "ALTER TABLE db.logs DROP PARTITION FIELD Logged_At_Day;\n"
+    r = pipe(buffer, "--no-cache", "--fix", "--stdin-filename", "migrations/V2__change.sql", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "ALTER TABLE db.logs DROP PARTITION FIELD logged_at_day;\n"
+    assert "1 fixed" in r.stderr
+    assert (mig / "V2__change.sql").read_text() == on_disk

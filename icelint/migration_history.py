@@ -25,6 +25,10 @@ from icelint.findings import Finding
 from icelint.pending import Plan, _git, _key
 
 
+# the rules about files, whose findings point at a file (its line 1, column 1), not into its SQL
+FILE_RULES = frozenset({"ICE022", "ICE023", "ICE024"})
+
+
 def check_plan(
     plan: Plan, rules: Sequence, *, order: str = "flyway", since: str | None = None, cwd: Path | None = None,
     texts=None,
@@ -37,7 +41,7 @@ def check_plan(
     from icelint.plan import new_names
 
     enabled = {r.code: r for r in rules}
-    wanted = {"ICE022", "ICE023", "ICE024"} & enabled.keys()
+    wanted = FILE_RULES & enabled.keys()
     if order != "flyway" or not wanted or not plan.pending:
         return []
     fresh = new_names(plan)

@@ -189,7 +189,7 @@ def _cited(maps, text: str | None) -> str | None:
         new_name, line, column = _moved(maps, name, int(m.group(2)), int(m.group(3) or 1))
         return f"{new_name}:{line}:{column}" if m.group(3) else f"{new_name}:{line}"
 
-    text = re.sub(r"([\w.-]+\.sql)(?::(\d+)(?::(\d+))?)?", sub, _bare(text))
+    text = re.sub(r"([\w-][\w.-]*\.sql)(?::(\d+)(?::(\d+))?)?", sub, _bare(text))
     return re.sub(r"(`V[\w.]*__[^`\s]*?)sql`", r"\1py`", text)  # a new name suggested for the file keeps its suffix
 
 

@@ -208,16 +208,18 @@ def check(request):
             steps, parsed.steps, pending.steps = parsed.steps, [], []
             findings = lint_steps(steps, own=True)
         findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
-        from icelint.migration_history import check_plan
+        from icelint.migration_history import FILE_RULES, check_plan
 
         history = check_plan(plan, rules, order=cfg.order, since=request.since, texts={**request.context_texts, **request.texts})
         findings = sorted([*findings, *history], key=lambda f: f.sort_key)
         outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
         unread = embedded.unread_findings(maps, [r.code for r in rules], plan.pending_names, cfg)  # ICE063
-        outcome = suppress.Outcome(
-            sorted([*embedded.remap(outcome.findings, maps), *unread], key=lambda f: f.sort_key),
-            embedded.remap(outcome.suppressed, maps),
-        )
+        def remap(found: list) -> list:  # into the Python files and notebooks; a file's own findings stay at its top
+            files = [f for f in found if f.rule in FILE_RULES]
+            return [*embedded.remap([f for f in found if f.rule not in FILE_RULES], maps), *files] if files else embedded.remap(found, maps)
+
+        outcome = suppress.Outcome(sorted([*remap(outcome.findings), *unread], key=lambda f: f.sort_key),
+                                   sorted(remap(outcome.suppressed), key=lambda f: f.sort_key))
         originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
         from icelint.fixing import adapt
 

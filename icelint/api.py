@@ -96,6 +96,7 @@ def lint(
     select: Sequence[str] | None = None,
     ignore: Sequence[str] = (),
     spark: Any = None,
+    iceberg_version: str = "1.10",
 ) -> list[Finding]:
     """Lint Spark SQL migrations against the tables' state; the findings, sorted.
 
@@ -103,8 +104,12 @@ def lint(
     `state`: `{"db.table": TableMetadata or metadata.json path}`, or one `TableMetadata` (or path) for
     the one table the SQL alters. `spark`: a SparkSession to ask for the state of every table the SQL
     touches that `state` does not give (see `icelint.spark`). `select`/`ignore`: rule codes or names.
-    Raises `icelint.source.InputError` for unreadable input.
+    `iceberg_version`: the Iceberg runtime the verdicts are for, "1.9" or "1.10" (docs/iceberg-versions.md).
+    Raises `icelint.source.InputError` for unreadable input (and an unknown `iceberg_version`).
     """
+    from icelint.target import check_iceberg_version
+
+    iceberg_version = check_iceberg_version(iceberg_version, "iceberg_version")
     from icelint import rules as registry
     from icelint import suppress
     from icelint.pipeline import parse_sources, replay
@@ -141,4 +146,5 @@ def lint(
     # and fixes are edits of the texts as given (icelint.fixing.adapt)
     from icelint.fixing import adapt
 
-    return adapt(suppress.lint(replay(parsed, initial), rules).findings, {s.path: s.text for s in sources})
+    return adapt(suppress.lint(replay(parsed, initial, iceberg_version=iceberg_version), rules).findings,
+                 {s.path: s.text for s in sources})

@@ -99,7 +99,7 @@ def check_report(cfg, paths, metadata, sources, since, conv: dict, fmt: str, pac
     def lint_steps(steps, own: bool = False) -> list:
         steps = steps if own else list(steps)
         # replayed and linted statement by statement: the states of a long run are not all held at once
-        replayer = Replay(initial, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments)
+        replayer = Replay(initial, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments, iceberg_version=cfg.iceberg_version)
         pack = own and long_run  # one process: `steps` is the whole run
         findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own, pack_findings=pack)
         if not own:

@@ -20,6 +20,10 @@ from icelint.source import InputError
 from icelint.sources.options import state_options
 
 
+iceberg_version_option = click.option(
+    "--iceberg-version", "iceberg_version", metavar="VERSION", default=None,
+    help='The Iceberg runtime the verdicts are for: "1.9" or "1.10" (see docs/iceberg-versions.md).  [default: 1.10]',
+)
 metadata_option = click.option(
     "--metadata",
     "metadata",
@@ -145,8 +149,10 @@ def conventions_options(f):
 @click.option("--show-config", is_flag=True, help="Print the effective configuration and exit.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the finding lines and the summary.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the run cache (.icelint_cache/).")
+@iceberg_version_option
 def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore, since, migrations, order,
-          catalog_kind, config_file, show_config, quiet, readers=None, sources=None, conv=None, no_cache=False) -> None:
+          catalog_kind, config_file, show_config, quiet, readers=None, sources=None, conv=None, no_cache=False,
+          iceberg_version=None) -> None:
     """Report every statement that would fail or damage data.
 
     PATHS are the files under review (folders: all their .sql files); without PATHS, the configured
@@ -167,7 +173,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
         select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations,
         extend_select=conv.get("extend_select", ()), extend_ignore=conv.get("extend_ignore", ()),
         variables=conv.get("variables", ()), catalog_kind=catalog_kind,
-        readers=[readers] if readers is not None else (),
+        readers=[readers] if readers is not None else (), iceberg_version=iceberg_version,
     )
     fmt = fmt or _default_format()
     if show_config:
@@ -191,15 +197,18 @@ def _say(text: str) -> None:
 @metadata_option
 @state_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def schema(paths, metadata, fmt, sources) -> None:
+@iceberg_version_option
+def schema(paths, metadata, fmt, sources, iceberg_version=None) -> None:
     """Show each table's state after replaying the migrations."""
+    from icelint.config import load_config
     from icelint.pipeline import replay
     from icelint.schema_view import render_json, render_text
     from icelint.sources import load_states
 
+    cfg = load_config().with_flags(iceberg_version=iceberg_version)
     parsed = _parse(paths)
-    states = load_states(state_sources(metadata, sources))
-    run = replay(parsed, states.assign(parsed.referenced_tables, parsed.created_tables))
+    states = load_states(state_sources(metadata, sources, cfg))
+    run = replay(parsed, states.assign(parsed.referenced_tables, parsed.created_tables), iceberg_version=cfg.iceberg_version)
     write_report(lambda out: (render_json if fmt == "json" else render_text)(run, out), None)
 
 

@@ -43,6 +43,7 @@ class Config:
     cache_dir: str | None = None  # the run cache's folder (icelint.cache); None: .icelint_cache/ at the root
     fix: bool = False  # apply safe fixes (icelint.fixing); the --fix / --no-fix flags win
     unsafe_fixes: bool = False  # unsafe fixes apply too; the --unsafe-fixes / --no-unsafe-fixes flags win
+    iceberg_version: str = "1.10"  # the Iceberg runtime the verdicts are for (icelint.target); --iceberg-version wins
 
     # ------------------------------------------------------------------ merging the flags
     def with_flags(
@@ -58,6 +59,7 @@ class Config:
         migrations: str | None = None,
         catalog_kind: str | None = None,
         readers: Sequence[str] = (),
+        iceberg_version: str | None = None,
     ) -> Config:
         """Flags win: a flag that was given replaces the configured value."""
         out = self
@@ -81,6 +83,10 @@ class Config:
             out = replace(out, catalog_kind=catalog_kind)
         if readers:
             out = replace(out, readers=_readers(readers, "--readers"))
+        if iceberg_version is not None:
+            from icelint.target import check_iceberg_version
+
+            out = replace(out, iceberg_version=check_iceberg_version(iceberg_version, "--iceberg-version", ConfigError))
         return out
 
     # ------------------------------------------------------------------ what the check uses
@@ -148,6 +154,7 @@ class Config:
             "readers": list(self.readers) if self.readers is not None else _all_readers(),
             "fix": self.fix,
             "unsafe-fixes": self.unsafe_fixes,
+            "iceberg-version": self.iceberg_version,
         }
 
 

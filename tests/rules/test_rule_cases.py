@@ -14,6 +14,8 @@ Markers, in SQL comments:
 - `-- var: name=value`: a placeholder value, as `--var name=value` gives it to the CLI.
 - `-- enable: ICE001, ICE011`: also run these rules (for ICE100, whose findings depend on the others);
   only the folder's rule is compared with the markers.
+- `-- iceberg-version: 1.9`: the Iceberg runtime the verdicts are for, as `--iceberg-version 1.9` sets it
+  (default 1.10).
 - `-- context`: this file (of a folder case) is applied history, not under review: as a file of the
   `migrations` folder that `icelint check` was not asked about (its findings are not compared).
 - `-- base: V1__create.base`: git history for `--since`: the file had that file's content (marker lines included) at the
@@ -49,6 +51,7 @@ METADATA = re.compile(r"^\s*--\s*metadata:\s*(?P<spec>\S+)\s*$")
 XFAIL = re.compile(r"^\s*--\s*xfail:\s*(?P<reason>.+?)\s*$")
 ENABLE = re.compile(r"^\s*--\s*enable:\s*(?P<codes>[A-Za-z0-9_, -]+?)\s*$")
 VAR = re.compile(r"^\s*--\s*var:\s*(?P<name>[^=\s]+)=(?P<value>.*?)\s*$")
+VERSION = re.compile(r"^\s*--\s*iceberg-version:\s*(?P<version>\S+)\s*$")
 CONTEXT = re.compile(r"^\s*--\s*context\s*$")
 BASE = re.compile(r"^\s*--\s*base:\s*(?P<file>\S+)")
 ITEM = re.compile(r"^(?P<code>ICE\d{3})(?:\s+(?P<severity>error|warning|info))?$")
@@ -66,6 +69,7 @@ class Case:
     vars: dict[str, str] = field(default_factory=dict)
     context: list[Path] = field(default_factory=list)  # files that are applied history
     base: dict[Path, Path] = field(default_factory=dict)  # file → its content at the git merge-base
+    iceberg_version: str = "1.10"  # `-- iceberg-version:`
 
     @property
     def id(self) -> str:
@@ -92,6 +96,8 @@ def load_case(code: str, path: Path) -> Case:
                 case.vars[m.group("name")] = m.group("value")
             if CONTEXT.match(text):
                 case.context.append(f)
+            if m := VERSION.match(text):
+                case.iceberg_version = m.group("version")
             if m := BASE.match(text):
                 case.base[f] = f.parent / m.group("file")
             if m := ENABLE.match(text):
@@ -130,7 +136,7 @@ def lint_case(case: Case):
     if case.path.is_dir() and not case.metadata:  # `icelint check <folder>` with no state: each file is deployed
         parsed.deployments = deployments(make_plan([str(case.path)]))
     states = load_states(StateOptions(metadata=case.metadata)).assign(parsed.referenced_tables, parsed.created_tables)
-    outcome = placeholders.lint(replay(parsed, states), rules, maps)
+    outcome = placeholders.lint(replay(parsed, states, iceberg_version=case.iceberg_version), rules, maps)
     pending = [f for f in case.files if f not in case.context]
     names = {str(f) for f in pending}
     return [f for f in outcome.findings if f.rule == case.code and f.path in names] + history_findings(case, rules, pending)

@@ -128,6 +128,8 @@ class ColumnsMixin:
                     "spark",
                 )
             elif isinstance(c, ch.ReplaceColumns):
+                if any(col.default is not None for col in c.columns):  # Spark's parser, on Iceberg 1.9 and 1.10 alike
+                    raise ReplayError("default-value", "[UNSUPPORTED_DEFAULT_VALUE.WITHOUT_SUGGESTION] DEFAULT column values is not supported.", "spark")
                 for f in schema.fields:
                     upd.delete_column((f.name,))
                 self._check_repeated(c.columns)

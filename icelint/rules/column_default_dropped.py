@@ -1,15 +1,15 @@
 """`ADD COLUMN ... DEFAULT` on Iceberg 1.9: the column is added, its default silently dropped.
 
 ## What it does
-With `iceberg-version = "1.9"`, flags every column that `ALTER TABLE ... ADD COLUMN(S)` (or
-`REPLACE COLUMNS`) declares with a `DEFAULT`. Measured with Spark 3.5.9 on Iceberg 1.9.2
+With `iceberg-version = "1.9"`, flags every column that `ALTER TABLE ... ADD COLUMN(S)` declares
+with a `DEFAULT`. Measured with Spark 3.5.9 on Iceberg 1.9.2
 (differential cases 700-702, v2 and v3 tables): the statement is accepted and the column is added
 without its default: the new schema has no `initial-default` and no `write-default`.
 
 With the default `iceberg-version = "1.10"` the same statement is rejected (Iceberg 1.10.2: "Cannot
 add column c since setting default values in Spark is currently unsupported"), and that is an error,
-ICE005. `ALTER COLUMN ... SET DEFAULT`, `DROP DEFAULT` and `CREATE TABLE` with a `DEFAULT` are
-rejected on both runtimes (ICE005).
+ICE005. `ALTER COLUMN ... SET DEFAULT`, `DROP DEFAULT`, `REPLACE COLUMNS` and `CREATE TABLE` with a
+`DEFAULT`, and a `NOT NULL` column added with a `DEFAULT`, are rejected on both runtimes (ICE005, ICE004).
 
 ## Why is this bad?
 The migration reads as if every row had the default, and nothing says otherwise: the rows already
@@ -53,10 +53,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     if not ctx.accepted or ctx.after is None or not accepts_column_defaults(version):
         return
     for c in ctx.changes:
-        specs = (c.column,) if isinstance(c, ch.AddColumn) else c.columns if isinstance(c, ch.ReplaceColumns) else ()
-        for spec in specs:
-            if spec.default is None:
-                continue
+        spec = c.column if isinstance(c, ch.AddColumn) else None
+        if spec is not None and spec.default is not None:
             f = ctx.after.schema.find(spec.path, case_sensitive=False)
             if f is None:
                 continue
@@ -106,10 +104,8 @@ def _column_sql(spec: ch.ColumnSpec) -> str:
 def default_spec(ctx: RuleContext):
     """(change, column) of the first column of the statement declared with a DEFAULT, or None."""
     for c in ctx.changes:
-        specs = (c.column,) if isinstance(c, ch.AddColumn) else c.columns if isinstance(c, ch.ReplaceColumns) else ()
-        for spec in specs:
-            if spec.default is not None:
-                return c, spec
+        if isinstance(c, ch.AddColumn) and c.column.default is not None:
+            return c, c.column
     return None
 
 
@@ -119,5 +115,5 @@ RULE = Rule(
     Severity.WARNING,
     check,
     __doc__,
-    triggers=frozenset({ch.AddColumn, ch.ReplaceColumns}),
+    triggers=frozenset({ch.AddColumn}),
 )

@@ -291,9 +291,10 @@ def _binding_drop(ctx: RuleContext, fid: int, name: str, fields) -> str:
     return (
         f"`{ctx.table_name}`: dropping `{name}` (field id {fid}), the source of the older partition field "
         f"{first.name} ({first.transform}): on Iceberg {ctx.result.iceberg_version} Spark accepts it, but every read, "
-        "write and time travel of the table then fails (writes: `org.apache.iceberg.exceptions.ValidationException: "
-        f"Cannot find source column for partition field: {first.field_id}: {first.name}: {first.transform}({fid})`; "
-        "reads: `[INTERNAL_ERROR] The Spark SQL phase analysis failed with an internal error`)"
+        "write and time travel of the table then fails (`org.apache.iceberg.exceptions.ValidationException: "
+        f"Cannot find source column for partition field: {first.field_id}: {first.name}: {first.transform}({fid})`"
+        + ("; reads: `[INTERNAL_ERROR] The Spark SQL phase analysis failed with an internal error`)"
+           if first.transform == "identity" else ")")
     )
 
 

@@ -97,6 +97,7 @@ def _fetched_jar(rt: Runtime) -> Path:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+    found[-1].unlink(missing_ok=True)  # the jar is what is kept (the wheel holds three more)
     return target
 
 

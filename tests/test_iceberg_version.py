@@ -6,10 +6,10 @@ verdict stands for was measured on Iceberg 1.9.2 and 1.10.2 (differential cases 
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from tests.ci.conftest import icelint, write
 

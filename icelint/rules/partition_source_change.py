@@ -276,7 +276,7 @@ def _identity_drop(
     )
 
 
-# What Iceberg 1.9.2 does after the drop (differential cases 036, 045, 410, 501-515 on that runtime),
+# What Iceberg 1.9.2 does after the drop (differential cases 034-038, 045, 410, 500-515 on that runtime),
 # said where the target is 1.10; runtimes older than 1.9 are known from reports only.
 _ON_1_9 = (
     "on Iceberg 1.9 every read, write and time travel of the table then fails (measured with 1.9.2; "

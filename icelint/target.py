@@ -28,7 +28,7 @@ def accepts_column_defaults(version: str) -> bool:
 def old_partition_sources_bind(version: str) -> bool:
     """Whether every partition spec of a table must find its source column: after dropping the source of
     an older spec's field, Iceberg 1.9.2 fails every read, write and time travel of the table (any
-    transform, v1 and v2); Iceberg 1.10.2 keeps reading and writing it where the old field is not an
-    identity of a string, decimal or binary column (differential cases 034-038, 045, 094, 097, 098, 410,
+    transform, v1 and v2); Iceberg 1.10.2 keeps reading the table, and only some drops break its time
+    travel or writes there (ICE003's documentation; differential cases 034-038, 045, 094, 097, 098, 410,
     500-515)."""
     return version == "1.9"

@@ -100,6 +100,7 @@ def lint(
     select: Sequence[str] | None = None,
     ignore: Sequence[str] = (),
     spark: Any = None,
+    iceberg_version: str | None = None,
 ) -> list[Finding]:
     """Lint Spark SQL migrations against the tables' state; the findings, sorted: what `icelint
     check` reports on the same files (the same engine, `icelint.engine.run`, the same deployment
@@ -109,8 +110,14 @@ def lint(
     `state`: `{"db.table": TableMetadata or metadata.json path}`, or one `TableMetadata` (or path) for
     the one table the SQL alters. `spark`: a SparkSession to ask for the state of every table the SQL
     touches that `state` does not give (see `icelint.spark`). `select`/`ignore`: rule codes or names.
-    Raises `icelint.source.InputError` for unreadable input.
+    `iceberg_version`: the Iceberg runtime the verdicts are for, "1.9" or "1.10" (docs/iceberg-versions.md);
+    None: the configuration's `iceberg-version` (default 1.10).
+    Raises `icelint.source.InputError` for unreadable input (and an unknown `iceberg_version`).
     """
+    from icelint.target import check_iceberg_version
+
+    if iceberg_version is not None:
+        iceberg_version = check_iceberg_version(iceberg_version, "iceberg_version")
     from icelint import rules as registry
     from icelint.engine import CheckRequest, run
 
@@ -118,6 +125,7 @@ def lint(
     for sel in [*(select or ()), *ignore]:
         if registry.get(sel) is None:
             raise InputError(f"unknown rule {sel!r} (see `icelint rules`)")
+    configure = None if iceberg_version is None else (lambda cfg: cfg.with_flags(iceberg_version=iceberg_version))
     request = CheckRequest(paths=paths, texts=texts, states=_initial(state, paths, texts), spark=spark,
-                           select=tuple(select or ()), ignore=tuple(ignore))
+                           select=tuple(select or ()), ignore=tuple(ignore), configure=configure)
     return run(request).findings

@@ -20,6 +20,10 @@ from icelint.source import InputError
 from icelint.sources.options import state_options
 
 
+iceberg_version_option = click.option(
+    "--iceberg-version", "iceberg_version", metavar="VERSION", default=None,
+    help='The Iceberg runtime the verdicts are for: "1.9" or "1.10" (see docs/iceberg-versions.md).  [default: 1.10]',
+)
 metadata_option = click.option(
     "--metadata",
     "metadata",
@@ -173,10 +177,11 @@ def conventions_options(f):
 @click.option("--show-config", is_flag=True, help="Print the effective configuration and exit.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the finding lines and the summary.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the run cache (.icelint_cache/).")
+@iceberg_version_option
 def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore, since, migrations, order,
           catalog_kind, config_file, show_config, quiet, readers=None, sources=None, no_cache=False,
           extend_select=(), extend_ignore=(), statistics=False, stdin_filename=None, color="auto",
-          add_suppressions=None, variables=(), fix=None, unsafe_fixes=None, diff=False) -> None:
+          add_suppressions=None, variables=(), fix=None, unsafe_fixes=None, diff=False, iceberg_version=None) -> None:
     """Report every statement that would fail or damage data.
 
     PATHS are the files under review (folders: all their .sql files, and their V<n>__*.py / .ipynb
@@ -210,7 +215,7 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
             select=select, ignore=ignore, fail_on=fail_on, order=order, migrations=migrations,
             extend_select=extend_select, extend_ignore=extend_ignore,
             variables=variables, catalog_kind=catalog_kind,
-            readers=[readers] if readers is not None else (),
+            readers=[readers] if readers is not None else (), iceberg_version=iceberg_version,
         )
 
     cfg = with_flags(load_config(config_from, explicit=config_file))
@@ -248,7 +253,8 @@ def _say(text: str) -> None:
 @metadata_option
 @state_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def schema(paths, metadata, fmt, sources) -> None:
+@iceberg_version_option
+def schema(paths, metadata, fmt, sources, iceberg_version=None) -> None:
     """Show each table's state after replaying the migrations (the same plan and states as `check`)."""
     from dataclasses import replace
 
@@ -257,7 +263,8 @@ def schema(paths, metadata, fmt, sources) -> None:
 
     verbose = sources is not None and sources.verbose
     state = replace(sources, metadata=list(metadata)) if sources is not None else None
-    run = plan_run(CheckRequest(paths=tuple(paths), state=state, note=_note if verbose else None))
+    run = plan_run(CheckRequest(paths=tuple(paths), state=state, note=_note if verbose else None,
+                                configure=lambda cfg: cfg.with_flags(iceberg_version=iceberg_version)))
     write_report(lambda out: (render_json if fmt == "json" else render_text)(run, out), None)
 
 

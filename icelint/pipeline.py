@@ -97,9 +97,11 @@ def _packed(source: SourceFile) -> SourceFile:
 
 
 def replay(
-    parsed: Parsed, initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False, catalog_kind: str = "iceberg"
+    parsed: Parsed, initial: dict[str, TableMetadata] | None = None, case_sensitive: bool = False, catalog_kind: str = "iceberg",
+    iceberg_version: str = "1.10",
 ) -> Run:
-    result = Replay(initial, case_sensitive=case_sensitive, catalog_kind=catalog_kind, deployments=parsed.deployments).run(parsed.steps)
+    result = Replay(initial, case_sensitive=case_sensitive, catalog_kind=catalog_kind, deployments=parsed.deployments,
+                    iceberg_version=iceberg_version).run(parsed.steps)
     return Run(parsed.sources, parsed.files, parsed.steps, result)
 
 

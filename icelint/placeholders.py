@@ -229,12 +229,13 @@ def lint(run, rules, maps: Mapping[str, FileMap], config=None):
     return suppress.Outcome(remap(outcome.findings, maps), remap(outcome.suppressed, maps))
 
 
-def lint_text(sql: str, rules, path: str = "<string>", values: Mapping[str, str] | None = None) -> list[Finding]:
+def lint_text(sql: str, rules, path: str = "<string>", values: Mapping[str, str] | None = None,
+              iceberg_version: str = "1.10") -> list[Finding]:
     """`icelint.suppress.lint_text` with placeholders: the reported findings for one SQL text."""
-    from icelint.pipeline import replay_sources
+    from icelint.pipeline import parse_sources, replay
 
     sources, maps = prepare([SourceFile(path, sql)], values or {})
-    return lint(replay_sources(sources), rules, maps).findings
+    return lint(replay(parse_sources(sources), iceberg_version=iceberg_version), rules, maps).findings
 
 
 def statement_positions(files, maps) -> dict:

@@ -21,6 +21,17 @@ def corpus_runs() -> list[list[Path]]:
     return runs
 
 
+def iceberg_version(files: list[Path]) -> str:
+    """The run's target runtime: a rule case's `-- iceberg-version: 1.9` line, else the default."""
+    import re
+
+    for p in files:
+        m = re.search(r"^\s*--\s*iceberg-version:\s*(\S+)\s*$", p.read_text(encoding="utf-8"), re.M)
+        if m:
+            return m[1]
+    return "1.10"
+
+
 def run_id(files: list[Path]) -> str:
     return "+".join(f"{p.parent.name}/{p.name}" for p in files)
 

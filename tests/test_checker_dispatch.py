@@ -7,17 +7,17 @@ from pathlib import Path
 import pytest
 
 from icelint.checker import lint_run
-from icelint.pipeline import parse_sources, replay, replay_sources
+from icelint.pipeline import parse_sources, replay
 from icelint.rules import ALL_RULES
 from icelint.source import SourceFile
-from tests.corpus import corpus_runs, deployments, run_id
+from tests.corpus import corpus_runs, deployments, iceberg_version, run_id
 
 RUNS = corpus_runs()
 
 
 @pytest.mark.parametrize("files", RUNS, ids=run_id)
 def test_dispatch_finds_what_calling_every_rule_finds(files: list[Path]) -> None:
-    run = replay_sources([SourceFile.read(p) for p in files])
+    run = replay(parse_sources([SourceFile.read(p) for p in files]), iceberg_version=iceberg_version(files))
     assert lint_run(run, ALL_RULES) == lint_run(run, ALL_RULES, dispatch=False)
     if len(files) > 1:  # and with a deployment between the files (tables presumed to hold data)
         parsed = parse_sources([SourceFile.read(p) for p in files])
@@ -30,7 +30,7 @@ def test_the_corpus_makes_every_rule_report() -> None:
     """Without this, the equivalence above could hold because no rule ever reports."""
     seen = set()
     for files in RUNS:
-        run = replay_sources([SourceFile.read(p) for p in files])
+        run = replay(parse_sources([SourceFile.read(p) for p in files]), iceberg_version=iceberg_version(files))
         seen.update(f.rule for f in lint_run(run, ALL_RULES, dispatch=False))
     # rules with no trigger (ICE100, ICE060) report from passes after the rules: suppressions, placeholders
     assert seen >= {r.code for r in ALL_RULES if r.triggers != frozenset()}

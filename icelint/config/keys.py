@@ -37,6 +37,7 @@ KEYS: dict[str, str] = {
     "fix": _BOOL,
     "unsafe-fixes": _BOOL,
     "sql-callables": _LIST,
+    "iceberg-version": _STR,
 }
 CATALOG_KINDS = ("iceberg", "session")  # Iceberg's SparkCatalog, or SparkSessionCatalog
 STATE_KEYS = ("catalog", "warehouse", "metadata", "table-dirs", "table-uuid")  # read by icelint.sources.options
@@ -122,6 +123,10 @@ def parse_section(section: Any, path: Path) -> Config:
     for k in ("fix", "unsafe-fixes"):
         if k in section:
             kw[k.replace("-", "_")] = section[k]
+    if "iceberg-version" in section:
+        from icelint.target import check_iceberg_version
+
+        kw["iceberg_version"] = check_iceberg_version(section["iceberg-version"], key("iceberg-version"), ConfigError)
     if "cache-dir" in section:
         kw["cache_dir"] = _resolve(section["cache-dir"], path.parent)
     for k in ("metadata", "table-dirs"):

@@ -44,6 +44,7 @@ class Config:
     fix: bool = False  # apply safe fixes (icelint.fixing); the --fix / --no-fix flags win
     unsafe_fixes: bool = False  # unsafe fixes apply too; the --unsafe-fixes / --no-unsafe-fixes flags win
     sql_callables: tuple[str, ...] = ()  # Python callables whose string argument is SQL, beyond `spark.sql` (icelint.embedded)
+    iceberg_version: str = "1.10"  # the Iceberg runtime the verdicts are for (icelint.target); --iceberg-version wins
 
     # ------------------------------------------------------------------ merging the flags
     def with_flags(
@@ -59,6 +60,7 @@ class Config:
         migrations: str | None = None,
         catalog_kind: str | None = None,
         readers: Sequence[str] = (),
+        iceberg_version: str | None = None,
     ) -> Config:
         """Flags win: a flag that was given replaces the configured value."""
         out = self
@@ -82,6 +84,10 @@ class Config:
             out = replace(out, catalog_kind=catalog_kind)
         if readers:
             out = replace(out, readers=_readers(readers, "--readers"))
+        if iceberg_version is not None:
+            from icelint.target import check_iceberg_version
+
+            out = replace(out, iceberg_version=check_iceberg_version(iceberg_version, "--iceberg-version", ConfigError))
         return out
 
     # ------------------------------------------------------------------ what the check uses
@@ -150,6 +156,7 @@ class Config:
             "fix": self.fix,
             "unsafe-fixes": self.unsafe_fixes,
             "sql-callables": list(_callables(self.sql_callables)),
+            "iceberg-version": self.iceberg_version,
         }
 
 

@@ -190,7 +190,8 @@ def check(request):
 
     def lint_steps(steps, own: bool = False) -> list:
         steps = steps if own else list(steps)
-        replayer = Replay(initial or None, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments)
+        replayer = Replay(initial or None, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments,
+                          iceberg_version=cfg.iceberg_version)
         pack = own and long_run
         findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own, pack_findings=pack)
         if not own:
@@ -247,7 +248,7 @@ def replay_plan(request):
     if request.note is not None:
         for line in [*prep.inferred, *prep.notes]:
             request.note(line)
-    return replay(parsed, initial or None, catalog_kind=prep.cfg.catalog_kind)
+    return replay(parsed, initial or None, catalog_kind=prep.cfg.catalog_kind, iceberg_version=prep.cfg.iceberg_version)
 
 
 def _rule(code: str):

@@ -14,6 +14,7 @@ from icelint.replay.common import SHOWN_FIELDS, Path, quoted, struct_text
 from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.schema_update import SchemaUpdate, dotted
 from icelint.replay.schemas import commit_schema
+from icelint.target import accepts_column_defaults
 
 
 class ColumnsMixin:
@@ -127,6 +128,8 @@ class ColumnsMixin:
                     "spark",
                 )
             elif isinstance(c, ch.ReplaceColumns):
+                if any(col.default is not None for col in c.columns):  # Spark's parser, on Iceberg 1.9 and 1.10 alike
+                    raise ReplayError("default-value", "[UNSUPPORTED_DEFAULT_VALUE.WITHOUT_SUGGESTION] DEFAULT column values is not supported.", "spark")
                 for f in schema.fields:
                     upd.delete_column((f.name,))
                 self._check_repeated(c.columns)
@@ -222,13 +225,15 @@ class ColumnsMixin:
                 span=span,
                 column=dotted(rparent + (name,)),
             )
-        if col.default is not None:
-            raise ReplayError(
+        if col.default is not None and not accepts_column_defaults(self.iceberg_version):
+            e = ReplayError(
                 "default-value",
                 f"Cannot add column {name} since setting default values in Spark is currently unsupported",
                 "iceberg-wrapped",
                 span=span,
             )
+            e.runtime = self.iceberg_version  # Iceberg 1.9 accepts it, without the default (ICE032)
+            raise e
         sp.spark_type(col.type)  # unsupported types fail here, in Spark
         # a struct that names a field twice: not Spark's check here (`struct<x: int, X: int>` is added), but
         # Iceberg's, of exact names (`names.check_unique_names`, "multiple fields for name")

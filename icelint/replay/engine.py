@@ -153,6 +153,7 @@ class ReplayResult:
     # `outcomes` holds the steps so far, `tables` the states now. `steps`: every step of the run.
     final: bool = True
     steps: Sequence[ch.Step] | None = None
+    iceberg_version: str = "1.10"  # the Iceberg runtime the verdicts are for (icelint.target)
 
 
 class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
@@ -162,7 +163,9 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         case_sensitive: bool = False,
         catalog_kind: str = "iceberg",
         deployments: deploy.Deployments | None = None,
+        iceberg_version: str = "1.10",
     ) -> None:
+        self.iceberg_version = iceberg_version  # the Iceberg runtime the verdicts are for (icelint.target)
         self.deployments, self._epoch = deployments, None  # data appears between deployments (replay/deploy.py)
         self.initial = {table_key(k): v for k, v in (initial or {}).items()}
         self.tables: dict[str, TableMetadata | None] = dict(self.initial)
@@ -217,14 +220,14 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         outcomes = [self.apply(s) for s in steps]
         tables = {k: v for k, v in self.tables.items()}
         return ReplayResult(outcomes, tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why,
-                            steps=steps)  # fmt: skip
+                            steps=steps, iceberg_version=self.iceberg_version)  # fmt: skip
 
     def stream(self, steps: Sequence[ch.Step]) -> tuple[ReplayResult, Iterator[Outcome]]:
         """The result, not final yet, and the outcomes one by one as each step is applied: each is
         appended to `result.outcomes` before it is yielded, and `result.final` is set after the last.
         `result.tables` is the replay's own dict of the tables' states as they are now."""
         result = ReplayResult([], self.tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why,
-                              final=False, steps=steps)  # fmt: skip
+                              final=False, steps=steps, iceberg_version=self.iceberg_version)  # fmt: skip
 
         recent: dict[str, deque] = {}  # table → its newest schema versions (see `forget_link`)
         held: dict[int, int] = {}  # id of a version → how many times it is in a `recent` deque

@@ -36,6 +36,8 @@ class ReplayError(Exception):
     never_known = False
     # set on an INSERT ... SELECT's [INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST]: which value, and how to name the columns
     value: WrittenValue | None = None
+    # set when the rejection depends on the Iceberg runtime (icelint.target): the `iceberg-version` it is for
+    runtime: str | None = None
 
     def __init__(
         self,

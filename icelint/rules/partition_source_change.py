@@ -16,6 +16,10 @@ Reports changes to partition source columns and partition-field commands that go
   The same drop of an `int`, `bigint`, `date`, `timestamp`, `timestamp_ntz`, `boolean`, `double`
   or `float` source on v2 (or on v1 whose current spec is only void fields) breaks nothing in
   Spark; it is ICE025, like older non-identity fields;
+- with `iceberg-version = "1.9"`, dropping a column that **any** older spec uses, whatever the
+  transform (v1 and v2): Iceberg 1.9.2 accepts it, then every read, write and time travel of the
+  table fails (`ValidationException: Cannot find source column for partition field`; on 1.10 the
+  drops that keep working are ICE025);
 - widening a column used by an identity partition (accepted, then reads of older snapshots fail
   with a `ClassCastException`; bucket/truncate sources keep their values: ICE026);
 - `ADD/DROP/REPLACE PARTITION FIELD` naming unknown columns or fields, or duplicates (error);
@@ -78,6 +82,7 @@ from icelint.rules._base import (
     error_owner,
 )
 from icelint.rules import old_partition_source_drop, partition_source_rename, partition_source_widening
+from icelint.target import old_partition_sources_bind
 from icelint.rules._impact import impact
 
 
@@ -137,12 +142,18 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 name = before.schema.name_of(fid)
                 identity = any(f.transform == "identity" for f in fields)
                 names = ", ".join(sorted({f"{f.name} ({f.transform})" for f in fields}))
-                if identity:
+                help_ = ("keep the column until no snapshot references files of the old spec: rewrite them "
+                         f"(`CALL system.rewrite_data_files(table => '{table}')`), expire the old snapshots, then drop it")
+                if old_partition_sources_bind(ctx.result.iceberg_version):
+                    msg, rule = _binding_drop(ctx, fid, name, fields), RULE
+                    help_ = (f"keep `{name}`: on Iceberg {ctx.result.iceberg_version} every partition spec of the table, "
+                             "however old, must still find its source column")
+                elif identity:
                     msg, rule = _identity_drop(ctx, before, after, fid, name, names)
                 else:
                     msg = (
                         f"`{table}`: dropping `{name}` (field id {fid}), the source of the older partition field {names}: "
-                        "Iceberg runtimes before 1.10 (Athena's 1.4.2, older Trino and Spark) fail to read the table"
+                        f"on Iceberg {ctx.result.iceberg_version} Spark keeps reading and writing the table, but {_ON_1_9}"
                     )
                     rule = old_partition_source_drop.RULE
                 imp = impact(ctx, before, fid)
@@ -151,8 +162,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 yield ctx.finding(
                     rule,
                     msg,
-                    "keep the column until no snapshot references files of the old spec: rewrite them "
-                    f"(`CALL system.rewrite_data_files(table => '{table}')`), expire the old snapshots, then drop it",
+                    help_,
                     span=c.span,
                     column=name,
                     field_id=fid,
@@ -260,10 +270,31 @@ def _identity_drop(
     if harms:
         return f"{head}: Spark accepts it, but " + "; and ".join(harms), RULE
     return (
-        f"{head}: Spark 3.5.9 + Iceberg 1.10.2 keep reading and writing the table (old {type_} partition values read "
-        "back without their column), but Iceberg runtimes before 1.10 (Athena's 1.4.2, older Trino and Spark) fail "
-        "to read it",
+        f"{head}: on Iceberg {ctx.result.iceberg_version} Spark keeps reading and writing the table (old {type_} partition "
+        f"values read back without their column), but {_ON_1_9}",
         old_partition_source_drop.RULE,
+    )
+
+
+# What Iceberg 1.9.2 does after the drop (differential cases 034-038, 045, 410, 500-515 on that runtime),
+# said where the target is 1.10; runtimes older than 1.9 are known from reports only.
+_ON_1_9 = (
+    "on Iceberg 1.9 every read, write and time travel of the table then fails (measured with 1.9.2; "
+    "older runtimes fail too by apache/iceberg#4563 and #10234, not measured here)"
+)
+
+
+def _binding_drop(ctx: RuleContext, fid: int, name: str, fields) -> str:
+    """The verdict where the runtime binds every partition spec of the table (Iceberg 1.9): the drop is
+    accepted, then every read, write and time travel of the table fails, whatever the transform."""
+    first = min(fields, key=lambda f: f.field_id)
+    return (
+        f"`{ctx.table_name}`: dropping `{name}` (field id {fid}), the source of the older partition field "
+        f"{first.name} ({first.transform}): on Iceberg {ctx.result.iceberg_version} Spark accepts it, but every read, "
+        "write and time travel of the table then fails (`org.apache.iceberg.exceptions.ValidationException: "
+        f"Cannot find source column for partition field: {first.field_id}: {first.name}: {first.transform}({fid})`"
+        + ("; reads: `[INTERNAL_ERROR] The Spark SQL phase analysis failed with an internal error`)"
+           if first.transform == "identity" else ")")
     )
 
 

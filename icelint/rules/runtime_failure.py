@@ -137,6 +137,8 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
         yield _drop_of_no_table(ctx, e, table)
         return
     who = "Spark rejects this statement" if e.layer == "spark" else "Iceberg rejects this change"
+    if e.runtime is not None:  # a verdict that depends on the Iceberg runtime (icelint.target) says which
+        who = f"on Iceberg {e.runtime}, {who}"
     help_ = _specific_help(e, table, ctx) or _HELP.get(e.kind)
     yield ctx.finding(
         RULE,
@@ -199,6 +201,11 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
     """Help naming the real column and field id, where the error tells which they are."""
     if e.kind == "identifier":
         return _help_tables.identifier_help(ctx, e)
+    if e.kind == "default-value" and e.runtime is not None:
+        from icelint.rules import column_default_dropped
+
+        found = column_default_dropped.default_spec(ctx)
+        return column_default_dropped.without_default_help(ctx, *found) if found else None
     if e.kind == "unsupported" and "Hive-style" in e.message:
         return _help_columns.hive_change_help(ctx, e)
     if e.kind == "sort-order":

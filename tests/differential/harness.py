@@ -61,6 +61,7 @@ statement's file and line range):
 Run one or a few cases by hand (prints every statement's outcome)::
 
     python -m tests.differential.harness 001_drop_then_add_same_file [...]
+    python -m tests.differential.harness --runtime 1.9 001_drop_then_add_same_file [...]  # on Iceberg 1.9.2
 """
 
 from __future__ import annotations
@@ -355,6 +356,7 @@ class SparkRun:
     statements: list[Statement]
     final_metadata: dict[str, dict]  # db.t → metadata.json after the migration
     seconds: float = 0.0
+    runtime: str = "1.10"  # the Iceberg runtime it ran on
 
 
 class SparkOracle:
@@ -365,14 +367,18 @@ class SparkOracle:
     case starts it again.
     """
 
-    def __init__(self, warehouse: Path) -> None:
+    def __init__(self, warehouse: Path, runtime: str = "1.10", before_start: Callable[[str], None] | None = None) -> None:
         self.warehouse = Path(warehouse)
+        self.runtime = runtime  # the Iceberg runtime ("1.10", "1.9": tests/oracle/runtimes.py)
+        self.before_start = before_start  # called with the runtime before the session starts (stops other oracles)
         self._spark: Any = None
 
     @property
     def spark(self) -> Any:
         if self._spark is None:
-            self._spark = start_differential_session(self.warehouse)
+            if self.before_start is not None:
+                self.before_start(self.runtime)
+            self._spark = start_differential_session(self.warehouse, self.runtime)
         return self._spark
 
     def stop(self) -> None:
@@ -534,7 +540,7 @@ class SparkOracle:
             if used_namespace:  # back to catalog `local` and its default namespace, as at session start
                 self.sql("USE spark_catalog")
                 self.sql("USE local")
-        return SparkRun(setup_metadata, statements, final, time.monotonic() - started)
+        return SparkRun(setup_metadata, statements, final, time.monotonic() - started, self.runtime)
 
     def _setup(self, case: Case, workdir: Path) -> dict[str, TableTrack]:
         for line, text in split_statements(case.setup.read_text()):
@@ -670,7 +676,7 @@ class IcelintRun:
     unknown: set[str]
 
 
-def run_in_icelint(case: Case, setup_metadata: dict[str, Path]) -> IcelintRun:
+def run_in_icelint(case: Case, setup_metadata: dict[str, Path], iceberg_version: str = "1.10") -> IcelintRun:
     from icelint.checker import lint_run
     from icelint.model.metadata import parse_metadata_bytes
     from icelint.pipeline import parse_sources, replay
@@ -679,7 +685,7 @@ def run_in_icelint(case: Case, setup_metadata: dict[str, Path]) -> IcelintRun:
 
     sources = [SourceFile(str(p), p.read_text()) for p in case.migration_files]
     initial = {t: parse_metadata_bytes(p.read_bytes(), str(p)) for t, p in setup_metadata.items()}
-    run = replay(parse_sources(sources), initial)
+    run = replay(parse_sources(sources), initial, iceberg_version=iceberg_version)
     findings = lint_run(run, ALL_RULES)
     tables = {k: (v.to_json() if v is not None else None) for k, v in run.result.tables.items()}
     return IcelintRun(findings, tables, set(run.result.unknown))
@@ -710,6 +716,7 @@ class Verdict:
     agreements: int  # statements (and final tables) on which Spark and icelint agree
     disagreements: list[Disagreement]
     seconds: float
+    runtime: str = "1.10"  # the Iceberg runtime Spark ran on (and icelint's `iceberg-version`)
 
 
 def describe(findings: list[Any]) -> str:
@@ -787,7 +794,7 @@ def judge(case: Case, spark: SparkRun, lint: IcelintRun) -> Verdict:
         else:
             agreements += 1
     return Verdict(case.name, len(spark.statements), sum(1 for s in spark.statements if s.accepted),
-                   agreements, out, spark.seconds)  # fmt: skip
+                   agreements, out, spark.seconds, spark.runtime)  # fmt: skip
 
 
 def state_diff(want: dict, got: dict, limit: int = 6) -> tuple[str, str] | None:
@@ -828,7 +835,7 @@ VERDICTS: list[Verdict] = []  # every case judged in this process (the suite's s
 
 def run_case(oracle: SparkOracle, case: Case, workdir: Path) -> tuple[SparkRun, IcelintRun, Verdict]:
     spark = oracle.run(case, workdir)
-    lint = run_in_icelint(case, spark.setup_metadata)
+    lint = run_in_icelint(case, spark.setup_metadata, oracle.runtime)
     return spark, lint, judge(case, spark, lint)
 
 
@@ -838,13 +845,16 @@ def main(argv: list[str]) -> int:
 
     from tests.oracle.spark import spark_available
 
-    ok, reason = spark_available()
+    runtime = "1.10"
+    if argv[:1] == ["--runtime"] and len(argv) > 1:  # `--runtime 1.9 CASE ...`: on Iceberg 1.9.2
+        runtime, argv = argv[1], argv[2:]
+    ok, reason = spark_available(runtime)
     if not ok:
         print(f"Spark unavailable: {reason}", file=sys.stderr)
         return 2
     cases = load_cases(argv)
     with tempfile.TemporaryDirectory(prefix="icelint-diff-") as tmp:
-        oracle = SparkOracle(Path(tmp) / "warehouse")
+        oracle = SparkOracle(Path(tmp) / "warehouse", runtime)
         try:
             from tests.differential.modes import run_case_modes
 
@@ -865,11 +875,11 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def start_differential_session(warehouse: Path) -> Any:
+def start_differential_session(warehouse: Path, runtime: str = "1.10") -> Any:
     """:func:`tests.oracle.spark.start_session` plus the harness's settings (before the catalog loads)."""
     from tests.oracle.spark import start_session
 
-    spark = start_session(warehouse)
+    spark = start_session(warehouse, runtime)
     # The harness empties the namespace by deleting its folder and reads metadata.json from disk:
     # a cached table would go stale, so the catalog must not cache (set before its first use).
     spark.conf.set("spark.sql.catalog.local.cache-enabled", "false")

@@ -12,6 +12,9 @@ Users run icelint in three ways, and each must reach the same *error* verdicts a
   case's migration files, copied as ``V1__<name>.sql``, ``V2__<name>.sql``, ... (same lines), so
   that every file boundary is a deployment.
 
+Every case runs on each Iceberg runtime of ``tests/oracle/runtimes.py`` (1.10.2, then 1.9.2) unless its
+setup opens with ``-- runtimes: 1.9`` (or ``1.10``), and icelint is judged against each run with that
+runtime as its target (``iceberg-version`` in the project's configuration, or the ``state`` mode's replay).
 The icelint side runs the way a user runs it: ``icelint check ... --config <project>/pyproject.toml
 --format json`` through click in this process (the code path of the command line, findings as the
 JSON report gives them). The findings are then judged against the one Spark run exactly as in the
@@ -52,14 +55,36 @@ SETUP_NAME = "V0__setup.sql"
 CONFIG = '[project]\nname = "lake"\n\n[tool.icelint]\nmigrations = "migrations"\n'
 
 
+def _header(case: Case, key: str) -> tuple[str, ...] | None:
+    """The values of a ``-- key: a, b`` line among the comment lines that open the case's setup.sql."""
+    for line in case.setup.read_text().splitlines():
+        line = line.strip()
+        if not line.startswith("--"):
+            return None
+        if line.startswith(f"-- {key}:"):
+            return tuple(v.strip() for v in line[len(key) + 4:].split(",") if v.strip())
+    return None
+
+
 def case_modes(case: Case) -> tuple[str, ...]:
-    """The modes a case is judged in: every mode, unless its setup's first line says ``-- modes: a, b``."""
-    first = case.setup.read_text().split("\n", 1)[0].strip()
-    if first.startswith("-- modes:"):
-        modes = tuple(m.strip() for m in first[len("-- modes:"):].split(","))
-        assert modes and all(m in MODES for m in modes), f"{case.name}: unknown mode in {first!r}"
-        return modes
-    return MODES
+    """The modes a case is judged in: every mode, unless its setup opens with ``-- modes: a, b``."""
+    modes = _header(case, "modes")
+    if modes is None:
+        return MODES
+    assert modes and all(m in MODES for m in modes), f"{case.name}: unknown mode in `-- modes: {', '.join(modes)}`"
+    return modes
+
+
+def case_runtimes(case: Case) -> tuple[str, ...]:
+    """The Iceberg runtimes a case is run and judged on: every one (tests/oracle/runtimes.py), unless its
+    setup opens with ``-- runtimes: 1.9`` (a case about a behaviour only one runtime has)."""
+    from tests.oracle.runtimes import RUNTIMES
+
+    runtimes = _header(case, "runtimes")
+    if runtimes is None:
+        return tuple(RUNTIMES)
+    assert runtimes and all(r in RUNTIMES for r in runtimes), f"{case.name}: unknown runtime in `-- runtimes: {', '.join(runtimes)}`"
+    return runtimes
 
 
 def setup_ddl(case: Case) -> str:
@@ -68,11 +93,11 @@ def setup_ddl(case: Case) -> str:
     return "".join(f"{text};\n" for text in kept)
 
 
-def _project(root: Path, case: Case) -> Path:
+def _project(root: Path, case: Case, iceberg_version: str) -> Path:
     if root.exists():
         shutil.rmtree(root)
     (root / "migrations").mkdir(parents=True)
-    (root / "pyproject.toml").write_text(CONFIG)
+    (root / "pyproject.toml").write_text(CONFIG + f'iceberg-version = "{iceberg_version}"\n')
     (root / "migrations" / SETUP_NAME).write_text(setup_ddl(case))
     return root
 
@@ -109,16 +134,16 @@ def _replayed(args: list[str], config: Path) -> tuple[dict[str, dict | None], se
     return {k: (v.to_json() if v is not None else None) for k, v in run.result.tables.items()}, set(run.result.unknown)
 
 
-def run_pre_commit(case: Case, workdir: Path) -> IcelintRun:
-    project = _project(workdir / "pre-commit", case)
+def run_pre_commit(case: Case, workdir: Path, iceberg_version: str = "1.10") -> IcelintRun:
+    project = _project(workdir / "pre-commit", case, iceberg_version)
     args = [str(p) for p in case.migration_files]
     findings = icelint_check(args, project / "pyproject.toml")
     tables, unknown = _replayed(args, project / "pyproject.toml")
     return IcelintRun(findings, tables, unknown)
 
 
-def run_folder(case: Case, workdir: Path) -> IcelintRun:
-    project = _project(workdir / "folder", case)
+def run_folder(case: Case, workdir: Path, iceberg_version: str = "1.10") -> IcelintRun:
+    project = _project(workdir / "folder", case, iceberg_version)
     originals: dict[str, str] = {}
     for i, src in enumerate(case.migration_files, start=1):
         copy = project / "migrations" / f"V{i}__{src.stem.replace('.', '_')}.sql"
@@ -144,14 +169,16 @@ def _snapshot_id_unknown(d: Any) -> bool:
 
 
 def run_case_modes(oracle: SparkOracle, case: Case, workdir: Path) -> tuple[SparkRun, dict[str, tuple[IcelintRun, Verdict]]]:
-    """Spark once, then icelint in each mode, each judged against the same Spark run."""
+    """Spark once (on the oracle's Iceberg runtime), then icelint in each mode with that runtime as its
+    `iceberg-version`, each judged against the same Spark run."""
     spark = oracle.run(case, workdir)
+    version = oracle.runtime
     out: dict[str, tuple[IcelintRun, Verdict]] = {}
     wanted = case_modes(case)
     for mode, lint in (
-        ("state", lambda: run_in_icelint(case, spark.setup_metadata)),
-        ("pre-commit", lambda: run_pre_commit(case, workdir)),
-        ("folder", lambda: run_folder(case, workdir)),
+        ("state", lambda: run_in_icelint(case, spark.setup_metadata, version)),
+        ("pre-commit", lambda: run_pre_commit(case, workdir, version)),
+        ("folder", lambda: run_folder(case, workdir, version)),
     ):
         if mode not in wanted:
             continue
@@ -159,6 +186,6 @@ def run_case_modes(oracle: SparkOracle, case: Case, workdir: Path) -> tuple[Spar
         verdict = judge(case, spark, run)
         if mode != "state":
             verdict.disagreements = [d for d in verdict.disagreements if not _snapshot_id_unknown(d)]
-        verdict.case = f"{case.name} [{mode}]"
+        verdict.case = f"{case.name} [{mode}]" if version == "1.10" else f"{case.name} [{mode}, Iceberg {version}]"
         out[mode] = (run, verdict)
     return spark, out

@@ -1,9 +1,10 @@
-"""Run real Spark 3.5 + Iceberg 1.10 locally, as a test oracle.
+"""Run real Spark 3.5 + Iceberg 1.10 (or 1.9) locally, as a test oracle.
 
-Requirements: ``pyspark==3.5.9``, ``snowpark-connect-deps-iceberg`` (ships the Iceberg Spark
-runtime jar; the ``spark`` extra pins the release whose jar bundles Iceberg's relocated Jackson
-classes) and a ``java`` on PATH.  For a runtime jar without those classes (1.0.3's), the relocated
-Jackson jar is built by :mod:`tests.oracle.jackson` and added to ``spark.jars``.
+Requirements (see /work/shared/reference/spark-oracle.md): ``pyspark==3.5.9``,
+``snowpark-connect-deps-iceberg`` (the ``spark`` extra's release ships the Iceberg 1.10.2 Spark
+runtime jar with Iceberg's relocated Jackson classes) and a ``java`` on PATH.  For a runtime jar
+without those classes (1.0.3's), the relocated Jackson jar is built by :mod:`tests.oracle.jackson`;
+the Iceberg 1.9.2 runtime jar is fetched on demand (:mod:`tests.oracle.runtimes`).
 """
 
 from __future__ import annotations
@@ -15,32 +16,21 @@ import shutil
 from pathlib import Path
 from typing import Any, Iterator
 
-RUNTIME_JAR_NAME = "iceberg-spark-runtime-3.5_2.12-1.10.2.jar"
+from .runtimes import DEFAULT as DEFAULT_RUNTIME
+from .runtimes import runtime as runtime_info
+from .runtimes import runtime_jar, session_jars
 
-
-def runtime_jar() -> Path:
-    """The Iceberg Spark runtime jar (Scala 2.12 build, matching pyspark 3.5)."""
-    import snowpark_connect_deps_iceberg
-
-    jar = Path(snowpark_connect_deps_iceberg.get_jars_dir()) / RUNTIME_JAR_NAME
-    if not jar.is_file():
-        raise FileNotFoundError(f"{RUNTIME_JAR_NAME} not found in {jar.parent}")
-    return jar
+RUNTIME_JAR_NAME = runtime_info(DEFAULT_RUNTIME).jar_name
 
 
 def spark_jars() -> list[Path]:
-    """The jars of the oracle's session: the runtime jar, and the relocated Jackson jar when the
-    runtime jar lacks those classes."""
-    from icelint.spark_setup import bundles_relocated_jackson
-
-    from .jackson import relocated_jackson_jar
-
-    jar = runtime_jar()
-    return [jar] if bundles_relocated_jackson(jar) else [jar, relocated_jackson_jar()]
+    """The jars of the oracle's default session (Iceberg 1.10)."""
+    return session_jars(DEFAULT_RUNTIME)
 
 
-def spark_available() -> tuple[bool, str]:
-    """Whether the oracle can run here; the reason when it cannot."""
+def spark_available(runtime: str = DEFAULT_RUNTIME) -> tuple[bool, str]:
+    """Whether the oracle can run here on Iceberg runtime `runtime` ("1.10", "1.9"); the reason when
+    it cannot (the 1.9 jar is fetched on first use: tests/oracle/runtimes.py)."""
     for module, package in (("pyspark", "pyspark==3.5.9"),
                             ("snowpark_connect_deps_iceberg", "snowpark-connect-deps-iceberg==1.0.2"),
                             ("sqlglot", "sqlglot")):
@@ -49,19 +39,21 @@ def spark_available() -> tuple[bool, str]:
     if shutil.which("java") is None:
         return False, "no 'java' executable on PATH (Spark needs Java 17)"
     try:
-        runtime_jar()
-    except (FileNotFoundError, ImportError) as exc:
+        runtime_jar(runtime)
+    except (FileNotFoundError, ImportError, ValueError) as exc:
         return False, str(exc)
     return True, ""
 
 
-def start_session(warehouse: Path) -> Any:
-    """A local SparkSession with an Iceberg Hadoop catalog ``local`` at ``warehouse``.
+def start_session(warehouse: Path, runtime: str = DEFAULT_RUNTIME) -> Any:
+    """A local SparkSession with an Iceberg Hadoop catalog ``local`` at ``warehouse``, on the Iceberg
+    runtime `runtime` ("1.10": 1.10.2, "1.9": 1.9.2; tests/oracle/runtimes.py).
 
     ``local`` is the default catalog, so statements can say ``db.orders``.
     Only one SparkContext can live in a process: if one is already running, it is
     returned when its warehouse is the same, else a RuntimeError is raised (stop
-    the other session first with ``spark.stop()``).
+    the other session first with ``spark.stop()``). The runtime jar is on the JVM's class path, so
+    a JVM started for another runtime (no SparkContext running) is shut down and a new one started.
     """
     from pyspark import SparkContext
     from pyspark.sql import SparkSession
@@ -76,8 +68,11 @@ def start_session(warehouse: Path) -> Any:
                 f"a SparkSession with warehouse {current!r} is already running; "
                 "reuse it or stop it before starting another"
             )
+        if getattr(SparkContext._gateway, "iceberg_runtime", DEFAULT_RUNTIME) != runtime:
+            raise RuntimeError(f"a SparkSession on another Iceberg runtime is running; stop it before starting {runtime}")
         return running
-    jars = ",".join(str(p) for p in spark_jars())
+    jars = ",".join(str(p) for p in session_jars(runtime))
+    _leave_other_runtime(runtime)
     spark = (
         SparkSession.builder.master("local[1]")
         .appName("icelint-oracle")
@@ -93,7 +88,30 @@ def start_session(warehouse: Path) -> Any:
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
+    SparkContext._gateway.iceberg_runtime = runtime  # type: ignore[union-attr]
     return spark
+
+
+def _leave_other_runtime(runtime: str) -> None:
+    """Shut down pyspark's JVM when it was started with another runtime's jars (no SparkContext runs):
+    the next session launches a JVM of its own with `runtime`'s jars on the class path."""
+    from pyspark import SparkContext
+
+    gateway = SparkContext._gateway
+    if gateway is None or getattr(gateway, "iceberg_runtime", DEFAULT_RUNTIME) == runtime:
+        return
+    proc = getattr(gateway, "proc", None)
+    gateway.shutdown()
+    if proc is not None:
+        if proc.stdin is not None:
+            proc.stdin.close()  # the gateway server exits when its stdin closes
+        try:
+            proc.wait(timeout=30)
+        except Exception:  # noqa: BLE001 - a JVM that does not exit is killed
+            proc.kill()
+            proc.wait()
+    SparkContext._gateway = None
+    SparkContext._jvm = None
 
 
 def reset_namespace(spark: Any, ns: str) -> None:

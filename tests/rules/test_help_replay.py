@@ -46,12 +46,14 @@ class Input:
     files: tuple[tuple[str, str], ...]  # (path, text), in run order
     metadata: tuple[str, ...] = ()
     reviewed: frozenset[str] | None = None  # paths whose findings count (None: all)
+    iceberg_version: str = "1.10"  # a rule case's `-- iceberg-version:`
 
 
 def _inputs() -> list[Input]:
     out = []
     for c in CASES:
-        out.append(Input(f"rules/{c.id}", tuple((str(f), f.read_text(encoding="utf-8")) for f in c.files), tuple(c.metadata)))
+        out.append(Input(f"rules/{c.id}", tuple((str(f), f.read_text(encoding="utf-8")) for f in c.files), tuple(c.metadata),
+                         iceberg_version=c.iceberg_version))
     for d in sorted((ROOT / "fixtures" / "replay").iterdir()):
         mig = d / "migration.sql"
         if not mig.is_file():
@@ -84,7 +86,7 @@ INPUTS = _inputs()
 def lint(inp: Input, files: tuple[tuple[str, str], ...] | None = None) -> list[Finding]:
     parsed = parse_sources(SourceFile(p, t) for p, t in (files or inp.files))
     states = load_states(StateOptions(metadata=list(inp.metadata))).assign(parsed.referenced_tables, parsed.created_tables)
-    found = suppress.lint(replay(parsed, states), ALL_RULES).findings
+    found = suppress.lint(replay(parsed, states, iceberg_version=inp.iceberg_version), ALL_RULES).findings
     return [f for f in found if inp.reviewed is None or f.path in inp.reviewed]
 
 

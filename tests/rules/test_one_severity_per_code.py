@@ -27,16 +27,16 @@ from tests.rules.test_rule_cases import CASES
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _lint(files: list[Path], initial=None, metadata=()) -> list:
+def _lint(files: list[Path], initial=None, metadata=(), iceberg_version: str = "1.10") -> list:
     parsed = parse_sources(SourceFile.read(f) for f in files)
     if initial is None:
         initial = load_states(StateOptions(metadata=list(metadata))).assign(parsed.referenced_tables, parsed.created_tables)
-    return suppress.lint(replay(parsed, initial), list(ALL_RULES)).findings
+    return suppress.lint(replay(parsed, initial, iceberg_version=iceberg_version), list(ALL_RULES)).findings
 
 
 def _inputs():
     for case in CASES:
-        yield f"rules/{case.id}", lambda case=case: _lint(case.files, metadata=case.metadata) + check_plan(
+        yield f"rules/{case.id}", lambda case=case: _lint(case.files, metadata=case.metadata, iceberg_version=case.iceberg_version) + check_plan(
             Plan(case.files, [f for f in case.files if f not in case.context]), ALL_RULES
         )
     for case in sorted(p for p in (ROOT / "fixtures" / "replay").iterdir() if (p / "migration.sql").is_file()):
@@ -49,16 +49,16 @@ def _inputs():
 
         yield f"replay/{case.name}", run
     cases = ROOT / "tests" / "differential" / "cases"
-    for case in sorted(p for p in cases.iterdir() if (p / "setup.sql").is_file()):
-        def run(case=case):
+    for case, version in ((p, v) for p in sorted(cases.iterdir()) if (p / "setup.sql").is_file() for v in ("1.10", "1.9")):
+        def run(case=case, version=version):
             # the setup replayed from its CREATE TABLEs stands for the metadata Spark wrote (the replay
             # reproduces it exactly: tests/test_replay_fixtures.py and the differential suite check that)
             migrations = ([case / "migration.sql"] if (case / "migration.sql").is_file() else []) + sorted(
                 (case / "migrations").glob("*.sql")
             )
-            return _lint([case / "setup.sql", *migrations])
+            return _lint([case / "setup.sql", *migrations], iceberg_version=version)
 
-        yield f"differential/{case.name}", run
+        yield f"differential/{case.name} (Iceberg {version})", run
     for folder in sorted(p for p in (ROOT / "fixtures" / "story").iterdir() if p.is_dir()):
         yield f"story/{folder.name}", lambda folder=folder: _lint(sorted(folder.rglob("*.sql")))
 

@@ -14,6 +14,8 @@ Markers, in SQL comments:
 - `-- var: name=value`: a placeholder value, as `--var name=value` gives it to the CLI.
 - `-- enable: ICE001, ICE011`: also run these rules (for ICE100, whose findings depend on the others);
   only the folder's rule is compared with the markers.
+- `-- iceberg-version: 1.9`: the Iceberg runtime the verdicts are for, as `--iceberg-version 1.9` sets it
+  (default 1.10).
 - `-- context`: this file (of a folder case) is applied history, not under review: as a file of the
   `migrations` folder that `icelint check` was not asked about (its findings are not compared).
 - `-- base: V1__create.base`: git history for `--since`: the file had that file's content (marker lines included) at the
@@ -46,6 +48,7 @@ METADATA = re.compile(r"^\s*--\s*metadata:\s*(?P<spec>\S+)\s*$")
 XFAIL = re.compile(r"^\s*--\s*xfail:\s*(?P<reason>.+?)\s*$")
 ENABLE = re.compile(r"^\s*--\s*enable:\s*(?P<codes>[A-Za-z0-9_, -]+?)\s*$")
 VAR = re.compile(r"^\s*--\s*var:\s*(?P<name>[^=\s]+)=(?P<value>.*?)\s*$")
+VERSION = re.compile(r"^\s*--\s*iceberg-version:\s*(?P<version>\S+)\s*$")
 CONTEXT = re.compile(r"^\s*--\s*context\s*$")
 BASE = re.compile(r"^\s*--\s*base:\s*(?P<file>\S+)")
 ITEM = re.compile(r"^(?P<code>ICE\d{3})(?:\s+(?P<severity>error|warning|info))?$")
@@ -63,6 +66,7 @@ class Case:
     vars: dict[str, str] = field(default_factory=dict)
     context: list[Path] = field(default_factory=list)  # files that are applied history
     base: dict[Path, Path] = field(default_factory=dict)  # file → its content at the git merge-base
+    iceberg_version: str = "1.10"  # `-- iceberg-version:`
 
     @property
     def id(self) -> str:
@@ -89,6 +93,8 @@ def load_case(code: str, path: Path) -> Case:
                 case.vars[m.group("name")] = m.group("value")
             if CONTEXT.match(text):
                 case.context.append(f)
+            if m := VERSION.match(text):
+                case.iceberg_version = m.group("version")
             if m := BASE.match(text):
                 case.base[f] = f.parent / m.group("file")
             if m := ENABLE.match(text):
@@ -155,7 +161,7 @@ def lint_case(case: Case):
         else:
             paths = (str(root),) if case.path.is_dir() else (str(copies[case.path]),)
         cfg = Config(root=root, migrations=root if case.path.is_dir() else None).with_flags(
-            select=[case.code, *case.enable])
+            select=[case.code, *case.enable], iceberg_version=case.iceberg_version)
         request = CheckRequest(paths=paths, config=cfg, state=StateOptions(metadata=case.metadata),
                                vars=dict(case.vars), since="base" if case.base else None, cwd=root)
         found = run(request).findings

@@ -39,7 +39,8 @@ def sql_blocks(text: str) -> list[str]:
 
 
 def findings(sql: str, rules) -> list:
-    """What `icelint check` reports for the SQL (rules, then inline suppressions and ICE100)."""
+    """What `icelint check` reports for the SQL (rules, then inline suppressions and ICE100); a
+    `-- iceberg-version: 1.9` line sets the target runtime, as `--iceberg-version 1.9` does."""
     from icelint import placeholders  # `${name}` without a value is ICE060, as in `icelint check`
 
     if isinstance(sql, PythonBlock):
@@ -49,7 +50,8 @@ def findings(sql: str, rules) -> list:
         m = embedded.read(SourceFile("example.py", str(sql)), {})
         codes = [r.code for r in rules]
         return embedded.lint(replay_sources([m.substituted]), list(rules), {"example.py": m}).findings + embedded.unread_findings({"example.py": m}, codes)
-    return placeholders.lint_text(sql, list(rules), path="example.sql") + plan_findings(sql, rules)
+    version = re.search(r"^-- iceberg-version: (\S+)$", sql, re.M)
+    return placeholders.lint_text(sql, list(rules), path="example.sql", iceberg_version=version[1] if version else "1.10") + plan_findings(sql, rules)
 
 
 FILE_HEADER = re.compile(r"^-- file: (?P<name>\S+)(?: \((?P<notes>[^)]*)\))?$", re.M)

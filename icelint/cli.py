@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from icelint import __version__
+from icelint.version import __version__
 from icelint.check_output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, run, write_report  # noqa: F401 - the exit codes, named here too
 from icelint.check_run import state_sources
 from icelint.cli_help import SectionedCommand

@@ -26,28 +26,11 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, Sequence
 
 from icelint.findings import Finding, in_report_order
-from icelint.source import InputError, LineIndex, SourceFile, containing
+from icelint.config.vars import check_value, parse_vars  # noqa: F401 - the values' rules, used here too
+from icelint.source import LineIndex, SourceFile, containing
 
 PLACEHOLDER = re.compile(r"\$\{(?P<name>[A-Za-z_][\w.:\-]*)\}")
 PARSE_ERROR = "ICE006"
-
-
-def parse_vars(values: Iterable[str], where: str = "--var") -> dict[str, str]:
-    """`name=value` strings → a dict; a malformed one is an error naming it."""
-    out: dict[str, str] = {}
-    for raw in values:
-        name, sep, value = raw.partition("=")
-        name = name.strip()
-        if not sep or not re.fullmatch(r"[A-Za-z_][\w.:\-]*", name):
-            raise InputError(f"{where} {raw!r}: expected NAME=VALUE (NAME: letters, digits, _ . : -)")
-        check_value(name, value, where)
-        out[name] = value
-    return out
-
-
-def check_value(name: str, value: str, where: str) -> None:
-    if "\n" in value or "\r" in value:
-        raise InputError(f"{where}: the value of `{name}` spans several lines; placeholder values must be one line")
 
 
 def lookup(name: str, values: Mapping[str, str]) -> str | None:

@@ -35,7 +35,7 @@ from icelint.source import LineIndex, SourceFile, Span, containing
 from icelint.syntax.ast import ParsedFile
 
 if TYPE_CHECKING:
-    from icelint.config import Config
+    from icelint.config.model import Config
 
 _DIRECTIVE = re.compile(r"^icelint\s*:\s*(?P<kind>ignore-file|ignore)(?![\w-])(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
 

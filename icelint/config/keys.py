@@ -106,7 +106,7 @@ def parse_section(section: Any, path: Path) -> Config:
         if k in section:
             kw[k.replace("-", "_")] = section[k]
     if "vars" in section:
-        from icelint.placeholders import check_value
+        from icelint.config.vars import check_value
 
         for name, value in section["vars"].items():
             check_value(name, value, key("vars"))

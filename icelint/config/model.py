@@ -71,7 +71,7 @@ class Config:
         if flags is not None:
             out = replace(out, selection=(*out.selection, flags))
         if variables:
-            from icelint.placeholders import parse_vars
+            from icelint.config.vars import parse_vars
 
             out = replace(out, vars=tuple(sorted((dict(out.vars) | parse_vars(variables)).items())))
         if fail_on:
@@ -160,9 +160,16 @@ class Config:
         }
 
 
-def _callables(configured: tuple[str, ...]) -> tuple[str, ...]:
-    from icelint.embedded import callables_of
+# the callables whose string argument is SQL in a Python migration or notebook (`icelint.embedded`)
+DEFAULT_CALLABLES = ("spark.sql", "session.sql", "self.spark.sql", "self.session.sql")
 
+
+def callables_of(configured: Iterable[str] = ()) -> tuple[str, ...]:
+    """The defaults and `sql-callables`, each once, in that order."""
+    return tuple(dict.fromkeys((*DEFAULT_CALLABLES, *configured)))
+
+
+def _callables(configured: tuple[str, ...]) -> tuple[str, ...]:
     return callables_of(configured)
 
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from icelint.findings import Finding
 
 SUFFIXES = (".py", ".ipynb")  # as discovery.EMBEDDED_SUFFIXES
-DEFAULT_CALLABLES = ("spark.sql", "session.sql", "self.spark.sql", "self.session.sql")
+from icelint.config.model import DEFAULT_CALLABLES, callables_of  # noqa: E402 - `sql-callables` is configuration
 NOTEBOOK = ".ipynb"
 UNREAD = "ICE063"
 
@@ -49,10 +49,6 @@ def __getattr__(name: str):
 
 def wanted(path) -> bool:
     return str(path).lower().endswith(SUFFIXES)
-
-
-def callables_of(configured: Iterable[str] = ()) -> tuple[str, ...]:
-    return tuple(dict.fromkeys((*DEFAULT_CALLABLES, *configured)))
 
 
 def extract(path: str, text: str, callables: Iterable[str] = ()) -> tuple[str, EmbeddedMap]:

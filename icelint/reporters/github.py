@@ -13,7 +13,7 @@ import os
 from typing import IO
 
 from icelint.findings import Finding, Severity
-from icelint.reporters import Report
+from icelint.reporters.report import Report
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 ICON = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"}

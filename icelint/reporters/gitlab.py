@@ -15,7 +15,7 @@ import os
 from typing import IO
 
 from icelint.findings import Finding, Severity
-from icelint.reporters import Report
+from icelint.reporters.report import Report
 
 SEVERITY = {Severity.ERROR: "critical", Severity.WARNING: "major", Severity.INFO: "info"}
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import IO
 
-from icelint.reporters import Report
+from icelint.reporters.report import Report
 
 VERSION = 2
 

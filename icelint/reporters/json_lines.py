@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import IO
 
-from icelint.reporters import Report
+from icelint.reporters.report import Report
 
 
 def render(report: Report, out: IO[str], **_: object) -> None:

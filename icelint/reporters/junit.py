@@ -17,7 +17,7 @@ from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
 from icelint.findings import Finding
-from icelint.reporters import Report
+from icelint.reporters.report import Report
 
 
 def _attr(value: object) -> str:

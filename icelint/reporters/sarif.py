@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import IO
 from urllib.parse import quote
 
-from icelint import __version__
+from icelint.version import __version__
 from icelint.findings import Finding, Severity
-from icelint.reporters import Report
+from icelint.reporters.report import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import IO
 
 from icelint.findings import Finding, Severity
-from icelint.reporters import Report
+from icelint.reporters.report import Report
 from icelint.source import LineIndex
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}

@@ -35,7 +35,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from icelint import __version__
+from icelint.version import __version__
 from icelint.server import convert
 from icelint.server.engine import Checked, check_document, fix_all
 from icelint.server.slices import Slicer

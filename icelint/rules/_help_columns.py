@@ -271,10 +271,18 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
         stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
         if stmts is not None:
             elsewhere, aside_sql = (drop.step.span, tuple(stmts)), ident(aside_leaf)
-            parts.append(
-                f"or, if that drop has not run yet, keep the values under another name: {replace_at(drop.step.span, *stmts)}, "
-                f"backfill the new column from `{aside_leaf}`, switch readers, and drop `{aside_leaf}` in a later migration"
-            )
+            if drop.step.span.path == ctx.step.span.path:  # the same file: the drop has not run yet
+                parts = [
+                    f"the drop of `{old.path}` in this file has not run yet, so keep its values under another name: "
+                    f"{replace_at(drop.step.span, *stmts)}, then this statement adds the new column; backfill it from "
+                    f"`{aside_leaf}`, switch readers, and drop `{aside_leaf}` in a later migration",
+                    "or " + first.replace(f"`{leaf}` is already dropped when this runs, so give", "give", 1),
+                ]
+            else:
+                parts.append(
+                    f"or, if that drop has not run yet, keep the values under another name: {replace_at(drop.step.span, *stmts)}, "
+                    f"backfill the new column from `{aside_leaf}`, switch readers, and drop `{aside_leaf}` in a later migration"
+                )
     else:
         snap = snapshot_before_drop(ctx.result.initial.get(ctx.outcome.table), old.field_id)
         if snap is not None:
@@ -444,11 +452,35 @@ def new_column_help(ctx, column: str, target: str) -> str:
     if len(path) > 1 or not target:
         return f"{legal}; otherwise add a new column with the new type, backfill it, switch readers, and drop `{column}` in a later migration"
     new = free_column_name(ctx, (), path[-1]) if ctx.after is not None else free_name([], path[-1])
+    old = ctx.before.schema.find(path, case_sensitive=False) if ctx.before is not None else None
+    src, col, cast = (type_sql(old.type) if old is not None else ""), path_sql(path), f"CAST({path_sql(path)} AS {target})"
+    if _lossless(src, target):
+        return (
+            f"{legal}; otherwise add a new column and backfill it: "
+            f"{sql(f'ALTER TABLE {t} ADD COLUMN {ident(new)} {target}', f'UPDATE {t} SET {ident(new)} = {cast}')}"
+            f", switch readers, then drop `{column}` in a later migration (never drop and re-add the same name)"
+        )
+    # a narrowing or a conversion: a plain CAST wraps, truncates or nulls values that do not fit (ANSI off),
+    # so only values that convert back unchanged are copied; the others stay NULL, and in the old column
+    guard = f"CASE WHEN CAST({cast} AS {src}) = {col} THEN {cast} END" if src else cast
     return (
-        f"{legal}; otherwise add a new column and backfill it: "
-        f"{sql(f'ALTER TABLE {t} ADD COLUMN {ident(new)} {target}', f'UPDATE {t} SET {ident(new)} = CAST({path_sql(path)} AS {target})')}"
-        f", switch readers, then drop `{column}` in a later migration (never drop and re-add the same name)"
+        f"{legal}; otherwise add a new column and backfill it with the values that convert unchanged (a plain CAST "
+        f"silently wraps, truncates or nulls the others): "
+        f"{sql(f'ALTER TABLE {t} ADD COLUMN {ident(new)} {target}', f'UPDATE {t} SET {ident(new)} = {guard}')}"
+        f", then count the rows whose value does not fit (they read NULL in `{new}` and keep their value in `{column}`): "
+        f"`SELECT count(*) FROM {t} WHERE {col} IS NOT NULL AND {ident(new)} IS NULL`, and decide what they become "
+        f"before you switch readers; drop `{column}` in a later migration (never drop and re-add the same name)"
     )
+
+
+_EXACT_AS_STRING = frozenset({"int", "bigint", "smallint", "tinyint", "boolean", "date", "string"})
+
+
+def _lossless(src: str, target: str) -> bool:
+    """Whether every value of type `src` converts to `target` unchanged (a CAST needs no guard)."""
+    if target == "string":
+        return src in _EXACT_AS_STRING or src.startswith("decimal(")
+    return (src, target) in {("int", "bigint"), ("int", "double"), ("float", "double"), ("date", "timestamp"), ("date", "timestamp_ntz")}
 
 
 def nullability_finding(ctx, e) -> tuple[str, str]:

@@ -151,8 +151,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 yield ctx.finding(
                     rule,
                     msg,
-                    "keep the column until no snapshot references files of the old spec: rewrite them "
-                    f"(`CALL system.rewrite_data_files(table => '{table}')`), expire the old snapshots, then drop it",
+                    _help_tables.old_source_help(table, name),
                     span=c.span,
                     column=name,
                     field_id=fid,

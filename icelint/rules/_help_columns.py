@@ -300,17 +300,6 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     return Proposed("; ".join(parts), tuple(here) if here else None, elsewhere, aside_sql)
 
 
-def replace_columns_help(ctx) -> str:
-    """REPLACE COLUMNS: the net ADD/DROP/RENAME/ALTER COLUMN statements that give the listed schema, keeping ids."""
-    stmts, problems = alter_statements(ctx.table_name, ctx.before.schema.fields, ctx.after.schema.fields)
-    head = "REPLACE COLUMNS drops every column and re-adds it under a new field id"
-    if problems:
-        return f"{head}; the listed columns cannot all keep their ids ({'; '.join(problems)}): change the other columns with ADD/DROP/RENAME/ALTER COLUMN statements, and add a new column for each of these"
-    if not stmts:
-        return f"{head}; the listed columns are the table's current columns, so delete the statement"
-    return f"{head}; the same columns, keeping ids: {sql(*stmts)}"
-
-
 def alter_statements(table: str, old: tuple, new: tuple) -> tuple[list[str], list[str]]:
     """The net ADD/DROP/RENAME/ALTER COLUMN statements that turn the columns `old` into `new`, keeping
     field ids, and the changes no ALTER TABLE statement can make (as sentences)."""
@@ -320,7 +309,10 @@ def alter_statements(table: str, old: tuple, new: tuple) -> tuple[list[str], lis
     return stmts, problems
 
 
-def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: list[str], problems: list[str]) -> None:
+def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: list[str], problems: list[str],
+                kept: list[str] | None = None) -> None:
+    """The net statements into `out`; with `kept`, a required column listed as optional stays required
+    (its path goes to `kept`: a column list cannot say "as it is", so its NOT NULL is not taken as dropped)."""
     from icelint.replay.schema_update import promotion_allowed
 
     old_by = {f.name.lower(): f for f in old}
@@ -359,7 +351,7 @@ def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: li
         if of.name != nf.name and of.name.lower() == nf.name.lower():
             out.append(f"ALTER TABLE {t} RENAME COLUMN {path_sql(parent + (of.name,))} TO {ident(nf.name)}")
         if isinstance(of.type, it.StructType) and isinstance(nf.type, it.StructType):
-            _net_struct(t, path, of.type.fields, nf.type.fields, out, problems)
+            _net_struct(t, path, of.type.fields, nf.type.fields, out, problems, kept)
         elif it.is_untyped(nf.type) or it.is_untyped(of.type):
             pass  # a type icelint cannot know (CTAS): no type change it could write or judge
         elif type_sql(of.type) != type_sql(nf.type):
@@ -367,7 +359,9 @@ def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: li
                 out.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(path)} TYPE {type_sql(nf.type)}")
             else:
                 problems.append(f"`{'.'.join(path)}` cannot change from {type_sql(of.type)} to {type_sql(nf.type)}")
-        if of.required and not nf.required:
+        if of.required and not nf.required and kept is not None:
+            kept.append(".".join(path))
+        elif of.required and not nf.required:
             out.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(path)} DROP NOT NULL")
         elif nf.required and not of.required:
             problems.append(f"`{'.'.join(path)}` cannot become NOT NULL")

@@ -25,9 +25,16 @@ ALTER TABLE db.orders ADD COLUMN quantity_str string;
 -- UPDATE db.orders SET quantity_str = CAST(quantity AS string); switch readers; drop quantity later
 ```
 
+A narrowing or a conversion (`bigint` → `int`, `double` → `float`, `string` → `int`, `timestamp` →
+`date`) also needs a guarded backfill: with ANSI mode off (Spark's default) a plain `CAST` wraps
+3000000000 to -1294967296, rounds, or gives NULL without a word. So the help copies only the values
+that convert back unchanged (`CASE WHEN CAST(CAST(x AS int) AS bigint) = x THEN CAST(x AS int) END`),
+leaves the others NULL in the new column (they keep their value in the old one), and gives the
+`SELECT count(*)` of those rows, for the user to decide before switching readers.
+
 ## Fix
 Display-only: the help's statements (a new column of the wanted type, backfilled from the old one
-by a cast; for a struct, its fields changed one by one). The new column has another name, so readers
+by a cast, guarded as above where values may not fit; for a struct, its fields changed one by one). The new column has another name, so readers
 and writers must change too: `--fix` never applies it.
 
 ## References

@@ -1,0 +1,258 @@
+"""Help and fixes run in real Spark on tables with rows: accepted, and no value lost or changed.
+
+For a differential case (``cases/<name>/``: ``setup.sql`` writes rows with a non-null value in every
+column), every *recipe* icelint offers on the case's migration is collected: each SQL a finding's
+``help`` proposes (``icelint.rules._help.proposals``: the statement it replaces, or the earlier one it
+names) and each fix's edit, whatever its applicability (display-only ones too). Each recipe then runs
+in Spark on its own:
+
+1. the namespace is emptied and ``setup.sql`` runs;
+2. the migration's statements before the one the recipe replaces run (a rejected one is skipped, as a
+   failed statement changes nothing);
+3. every value of every table is read (``SELECT *``: each row as field id → value, nested values as
+   a whole);
+4. the recipe's statements run one by one (``recipe-rejected`` when Spark rejects one);
+5. every value is read again and compared (:func:`compare`):
+
+   - ``value-lost``: a non-null value a row held before is held by no column of that row after (under
+     any name), unless the replaced statement itself drops that column (``DROP COLUMN``) or removes
+     rows (``DROP PARTITION``, ``DELETE``, ``TRUNCATE``): then the recipe does what was asked;
+   - ``value-changed``: a column the recipe added (a field id that was not there) holds a value that
+     no column of the same row held before: a wrapped, truncated or rounded copy;
+   - ``rows-removed``: fewer rows than before (same exception).
+
+   Rows are matched by the values of the field ids present before and after (a recipe that rewrites
+   an existing column then matches no row: its values count as lost). Values are compared by their
+   text (``5`` and ``'5'``, ``9.99`` and ``9.990``, ``5`` and ``5.0`` are the same value).
+
+A recipe that cannot be proven this way says what it leaves to the user in its help (the narrowing
+backfill's rows that do not fit, counted by a ``SELECT``): those values stay in the old column, which is
+what the check asks. Statements that only read (``SELECT``) or call procedures are not recipes.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from icelint.rules._help import proposals
+from tests.differential.harness import NAMESPACE, Case, SetupError, current_schema, quote, spark_error
+from tests.oracle.spark import split_statements
+
+
+@dataclass(frozen=True)
+class Recipe:
+    rule: str
+    where: str  # FILE:LINE of the finding
+    path: str  # the file of the statement it replaces
+    start: int  # that statement's span (character offsets)
+    end: int
+    sql: str
+    kind: str  # help | fix (applicability)
+
+    def __str__(self) -> str:
+        return f"{self.rule} at {self.where} ({self.kind}): `{' '.join(self.sql.split())[:160]}`"
+
+
+def recipes(inp: Any, findings: list[Any]) -> list[Recipe]:
+    """Every distinct recipe of `findings` (help proposals and fix edits) on the input's files."""
+    from tests.rules.test_help_replay import _statement_at
+
+    texts = dict(inp.files)
+    seen: set[tuple[str, int, str]] = set()
+    out: list[Recipe] = []
+
+    def add(f: Any, path: str, span: Any, sql: str, kind: str) -> None:
+        if span is None or not sql.strip():
+            return
+        key = (path, span.start, " ".join(sql.replace(";", " ; ").split()).lower().rstrip(" ;"))
+        if key in seen:
+            return
+        seen.add(key)
+        out.append(Recipe(f.rule, f"{Path(f.path).name}:{f.line}", path, span.start, span.end, sql, kind))
+
+    for f in findings:
+        for target, sql in proposals(f.help or ""):
+            path, line, column = (f.path, f.line, f.column) if target is None else (target[0], target[1], None)
+            if path in texts:
+                add(f, path, _statement_at(path, texts[path], line, column), sql, "help")
+        if f.fix is not None and f.path in texts:
+            text = texts[f.path]
+            for e in f.fix.edits:  # each edit: the statement it falls in, as the edit leaves it
+                span = _statement_at(f.path, text, e.row, e.column)
+                if span is not None and span.start <= e.start <= e.end <= span.end:
+                    new = text[span.start : e.start] + e.content + text[e.end : span.end]
+                    add(f, f.path, span, new, f"fix, {f.fix.applicability.value}")
+    return out
+
+
+# ------------------------------------------------------------------------------------ values
+def canon(v: Any) -> Any:
+    """A value as text, so that a copy into another type compares equal to its source."""
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, decimal.Decimal):
+        return format(v.normalize(), "f")
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() and abs(v) < 2**63 else repr(v)
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    if isinstance(v, (datetime.datetime, datetime.date)):
+        return v.isoformat(sep=" ") if isinstance(v, datetime.datetime) else v.isoformat()
+    if isinstance(v, dict):
+        return tuple(sorted((canon(k), canon(x)) for k, x in v.items()))
+    if isinstance(v, (list, tuple)):
+        return tuple(canon(x) for x in v)
+    if hasattr(v, "asDict"):
+        return tuple(canon(x) for x in v)
+    return str(v)
+
+
+def read_values(oracle: Any) -> dict[str, tuple[dict[int, str], list[dict[int, Any]]]]:
+    """table → (field id → column name, rows as field id → canonical value)."""
+    out = {}
+    for table in oracle.table_dirs():
+        fields = current_schema(oracle.metadata(table))["fields"]
+        names = {f["id"]: f["name"] for f in fields}
+        cols = ", ".join(quote(f["name"]) for f in fields)
+        rows = oracle.sql(f"SELECT {cols} FROM {table}") if cols else []
+        out[table] = (names, [{f["id"]: canon(r[i]) for i, f in enumerate(fields)} for r in rows])
+    return out
+
+
+_REMOVES_ROWS = re.compile(r"\b(DROP\s+PARTITION|DELETE|TRUNCATE|DROP\s+TABLE)\b", re.IGNORECASE)
+_DROPS = re.compile(r"\bDROP\s+COLUMNS?\s+(?:IF\s+EXISTS\s+)?\(?([^;)]*)", re.IGNORECASE)
+
+
+def dropped_names(original: str) -> set[str]:
+    """Lower-case top-level names the replaced statement drops (REPLACE COLUMNS drops the unlisted ones)."""
+    out: set[str] = set()
+    for m in _DROPS.finditer(original):
+        out.update(p.strip().strip("`").split(".")[0].lower() for p in m[1].split(","))
+    return out
+
+
+def compare(before: dict, after: dict, original: str) -> list[str]:
+    """`value-lost`, `value-changed` and `rows-removed` problems of a recipe (see the module docstring)."""
+    problems: list[str] = []
+    removes_rows = bool(_REMOVES_ROWS.search(original))
+    dropped = dropped_names(original)
+    for table, (names, rows) in before.items():
+        if table not in after:
+            if not removes_rows:
+                problems.append(f"[rows-removed] {table}: the table is gone")
+            continue
+        names_after, rows_after = after[table]
+        if removes_rows:
+            continue
+        common = sorted(set(names) & set(names_after))
+        new = [i for i in names_after if i not in names]
+        if len(rows_after) < len(rows):
+            problems.append(f"[rows-removed] {table}: {len(rows)} rows before, {len(rows_after)} after")
+        pool: dict[tuple, list[dict]] = {}
+        for r in rows_after:
+            pool.setdefault(tuple(r[i] for i in common), []).append(r)
+        for r in rows:
+            key = tuple(r[i] for i in common)
+            matched = pool.get(key)
+            if not matched:
+                lost = [f"`{names[i]}`={r[i]!r}" for i in names if r[i] is not None and i in common]
+                if lost:
+                    problems.append(f"[value-lost] {table}: a row's values changed or vanished: {', '.join(lost[:4])}")
+                continue
+            a = matched.pop()
+            held = {v for v in a.values() if v is not None}
+            for i, v in r.items():
+                if v is not None and i not in common and v not in held and names[i].lower() not in dropped:
+                    problems.append(f"[value-lost] {table}: `{names[i]}` (field id {i}) = {v!r} is in no column any more")
+            was = {v for v in r.values() if v is not None}
+            for i in new:
+                if a[i] is not None and a[i] not in was:
+                    source = ", ".join(f"`{names[k]}`={r[k]!r}" for k in names if r[k] is not None)[:200]
+                    problems.append(f"[value-changed] {table}: new column `{names_after[i]}` = {a[i]!r}, a value the row did not hold ({source})")
+    return list(dict.fromkeys(problems))
+
+
+# ------------------------------------------------------------------------------------ Spark
+def run_recipe(oracle: Any, case: Case, recipe: Recipe, prepared: dict | None = None) -> list[str]:
+    """Run `recipe` in Spark on the case's tables with rows; its problems (one line each). With
+    `prepared` (a dict the caller keeps), the tables as they are before the replaced statement are
+    built once per statement and copied back for each of its recipes."""
+    try:
+        original = _prepare(oracle, case, recipe, prepared)
+        before = read_values(oracle)
+        for _, stmt in split_statements(recipe.sql):
+            try:
+                oracle.sql(stmt)
+            except Exception as exc:  # noqa: BLE001
+                return [f"[recipe-rejected] `{' '.join(stmt.split())[:160]}`: {spark_error(exc)}"]
+        return compare(before, read_values(oracle), original)
+    finally:  # session settings a migration made (SET, USE) do not leak into the next recipe
+        for path in case.migration_files:
+            for key in re.findall(r"(?im)^\s*SET\s+`?([\w.-]+)", path.read_text()):
+                oracle.spark.conf.unset(key)
+        oracle.sql("USE spark_catalog")
+        oracle.sql("USE local")
+
+
+def _prepare(oracle: Any, case: Case, recipe: Recipe, prepared: dict | None) -> str:
+    """The tables as they are before the replaced statement (its text returned)."""
+    import shutil
+    import tempfile
+
+    ns = oracle.warehouse / NAMESPACE
+    key = (case.name, recipe.path, recipe.start)
+    original = ""
+    for path in case.migration_files:
+        if str(path) == recipe.path:
+            original = path.read_text()[recipe.start : recipe.end]
+    if prepared is not None and key in prepared:
+        shutil.rmtree(ns, ignore_errors=True)
+        shutil.copytree(prepared[key], ns)
+        _session_statements(oracle, case, recipe)
+        return original
+    oracle.reset()
+    for line, text in split_statements(case.setup.read_text()):
+        try:
+            oracle.sql(text)
+        except Exception as exc:  # noqa: BLE001
+            raise SetupError(f"setup.sql:{line}: {spark_error(exc)}") from None
+    for path in case.migration_files:
+        text = path.read_text()
+        if str(path) == recipe.path:
+            _run_quietly(oracle, text[: recipe.start])
+            break
+        _run_quietly(oracle, text)
+    if prepared is not None:
+        keep = Path(tempfile.mkdtemp(prefix="recipe-")) / NAMESPACE
+        shutil.copytree(ns, keep)
+        prepared[key] = keep
+    return original
+
+
+def _session_statements(oracle: Any, case: Case, recipe: Recipe) -> None:
+    """The SET and USE statements before the replaced statement (the copied tables do not hold them)."""
+    for path in case.migration_files:
+        text = path.read_text()
+        part = text[: recipe.start] if str(path) == recipe.path else text
+        for _, stmt in split_statements(part):
+            if re.match(r"\s*(SET\s+(?!TBLPROPERTIES)[\w`.-]+\s*=|USE\b)", stmt, re.IGNORECASE):
+                _run_quietly(oracle, stmt)
+        if str(path) == recipe.path:
+            return
+
+
+def _run_quietly(oracle: Any, text: str) -> None:
+    for _, stmt in split_statements(text):
+        try:
+            oracle.sql(stmt)
+        except Exception:  # noqa: BLE001 - a statement Spark rejects changes nothing: the next one runs
+            pass
+
+

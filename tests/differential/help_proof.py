@@ -115,26 +115,62 @@ def canon(v: Any) -> Any:
 
 
 def read_values(oracle: Any) -> dict[str, tuple[dict[int, str], list[dict[int, Any]]]]:
-    """table → (field id → column name, rows as field id → canonical value)."""
+    """table → (field id → column path, rows as field id → canonical value); the fields of a struct
+    are values of their own (a struct that gains a field keeps its other values), lists and maps whole."""
     out = {}
     for table in oracle.table_dirs():
         fields = current_schema(oracle.metadata(table))["fields"]
-        names = {f["id"]: f["name"] for f in fields}
+        names: dict[int, str] = {}
+        leaves: list[tuple[int, tuple[str, ...]]] = []
+
+        def walk(f: dict, path: tuple[str, ...]) -> None:
+            t = f["type"]
+            if isinstance(t, dict) and t.get("type") == "struct" and t["fields"]:
+                for child in t["fields"]:
+                    walk(child, path + (child["name"],))
+            else:
+                names[f["id"]] = ".".join(path)
+                leaves.append((f["id"], path))
+
+        for f in fields:
+            walk(f, (f["name"],))
         cols = ", ".join(quote(f["name"]) for f in fields)
         rows = oracle.sql(f"SELECT {cols} FROM {table}") if cols else []
-        out[table] = (names, [{f["id"]: canon(r[i]) for i, f in enumerate(fields)} for r in rows])
+        out[table] = (names, [{fid: canon(_get(r, path)) for fid, path in leaves} for r in rows])
     return out
+
+
+def _get(row: Any, path: tuple[str, ...]) -> Any:
+    v = row
+    for p in path:
+        if v is None:
+            return None
+        v = v[p]
+    return v
 
 
 _REMOVES_ROWS = re.compile(r"\b(DROP\s+PARTITION|DELETE|TRUNCATE|DROP\s+TABLE)\b", re.IGNORECASE)
 _DROPS = re.compile(r"\bDROP\s+COLUMNS?\s+(?:IF\s+EXISTS\s+)?\(?([^;)]*)", re.IGNORECASE)
 
 
-def dropped_names(original: str) -> set[str]:
-    """Lower-case top-level names the replaced statement drops (REPLACE COLUMNS drops the unlisted ones)."""
+def dropped_names(original: str, columns: Any = ()) -> set[str]:
+    """Lower-case top-level names the replaced statement drops, of the table's `columns` (REPLACE COLUMNS
+    drops the ones it does not list)."""
     out: set[str] = set()
     for m in _DROPS.finditer(original):
         out.update(p.strip().strip("`").split(".")[0].lower() for p in m[1].split(","))
+    m = re.search(r"\bREPLACE\s+COLUMNS\s*\((.*)\)", original, re.IGNORECASE | re.DOTALL)
+    if m:
+        listed, depth, start = set(), 0, 0
+        body = re.sub(r"--[^\n]*", "", m[1]) + ","
+        for i, ch in enumerate(body):
+            depth += ch in "<(" and 1 or (ch in ">)" and -1 or 0)
+            if ch == "," and depth == 0:
+                words = body[start:i].split()
+                if words:
+                    listed.add(words[0].strip("`").lower())
+                start = i + 1
+        out.update(c.lower() for c in columns if c.lower() not in listed)
     return out
 
 
@@ -142,8 +178,8 @@ def compare(before: dict, after: dict, original: str) -> list[str]:
     """`value-lost`, `value-changed` and `rows-removed` problems of a recipe (see the module docstring)."""
     problems: list[str] = []
     removes_rows = bool(_REMOVES_ROWS.search(original))
-    dropped = dropped_names(original)
     for table, (names, rows) in before.items():
+        dropped = dropped_names(original, {n.split(".")[0] for n in names.values()})
         if table not in after:
             if not removes_rows:
                 problems.append(f"[rows-removed] {table}: the table is gone")
@@ -169,7 +205,7 @@ def compare(before: dict, after: dict, original: str) -> list[str]:
             a = matched.pop()
             held = {v for v in a.values() if v is not None}
             for i, v in r.items():
-                if v is not None and i not in common and v not in held and names[i].lower() not in dropped:
+                if v is not None and i not in common and v not in held and names[i].split(".")[0].lower() not in dropped:
                     problems.append(f"[value-lost] {table}: `{names[i]}` (field id {i}) = {v!r} is in no column any more")
             was = {v for v in r.values() if v is not None}
             for i in new:

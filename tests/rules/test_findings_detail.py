@@ -126,7 +126,8 @@ ALTER TABLE db.s DROP COLUMN region;
 """
     f = one(sql, "ICE003")
     assert f.severity.value == "error" and "ClassCastException" in f.message
-    assert "rewrite_data_files(table => 'db.s')" in (f.help or "")
+    assert "rewrite_data_files(table => 'db.s', options => map('rewrite-all', 'true'))" in (f.help or "")
+    assert "not in a migration" in (f.help or "")
 
 
 def test_current_spec_drop_quotes_iceberg() -> None:

@@ -363,6 +363,7 @@ def old_source_help(table: str, column: str) -> str:
         f"that reference them, which are operational steps run from a Spark session or job, not in a migration "
         f"(written there, the drop fails the same way): `CALL system.rewrite_data_files(table => '{table}', options => "
         f"map('rewrite-all', 'true'))`, then `CALL system.expire_snapshots(table => '{table}', older_than => "
-        f"current_timestamp(), retain_last => 1)`; then drop `{column}` in a later migration"
+        f"TIMESTAMP '9999-12-31 00:00:00', retain_last => 1)` (it ends time travel to every snapshot before the "
+        f"rewrite); then drop `{column}` in a later migration"
     )
 

@@ -448,6 +448,12 @@ def new_column_help(ctx, column: str, target: str) -> str:
     new = free_column_name(ctx, (), path[-1]) if ctx.after is not None else free_name([], path[-1])
     old = ctx.before.schema.find(path, case_sensitive=False) if ctx.before is not None else None
     src, col, cast = (type_sql(old.type) if old is not None else ""), path_sql(path), f"CAST({path_sql(path)} AS {target})"
+    if old is not None and not old.type.is_primitive and target == "string":  # its JSON text: from_json reads it back
+        return (
+            f"{legal}; otherwise add a new column and backfill it with the value as JSON text: "
+            f"{sql(f'ALTER TABLE {t} ADD COLUMN {ident(new)} {target}', f'UPDATE {t} SET {ident(new)} = to_json({col})')}"
+            f", switch readers, then drop `{column}` in a later migration (never drop and re-add the same name)"
+        )
     if _lossless(src, target):
         return (
             f"{legal}; otherwise add a new column and backfill it: "

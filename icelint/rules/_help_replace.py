@@ -58,10 +58,14 @@ def replace_columns_help(ctx) -> Proposed:
     t = table_sql(ctx.table_name)
     _net_struct(t, (), schema.fields, listed_fields(ctx, change) if change is not None else (), stmts, problems, kept)
     keys = {(schema.name_of(i) or "").lower() for i in schema.identifier_field_ids}
-    for s in stmts:
-        if " DROP COLUMN " in s and s.split(" DROP COLUMN ", 1)[1].strip("`").lower() in keys:
-            name = s.split(" DROP COLUMN ", 1)[1]
-            problems.append(f"{name} is the row key (an identifier field) and the list leaves it out")
+    left_out = [s.split(" DROP COLUMN ", 1)[1] for s in stmts
+                if " DROP COLUMN " in s and s.split(" DROP COLUMN ", 1)[1].strip("`").lower() in keys]
+    if left_out:
+        names = ", ".join(f"`{n.strip('`')}`" for n in left_out)
+        return Proposed(
+            f"{HEAD}; the list leaves out the row key {names} (identifier fields): list it too, to keep it and its "
+            "values; if the row key really changes, change the identifier fields in a statement of their own first"
+        )
     if problems:
         return Proposed(
             f"{HEAD}; the listed columns cannot all keep their ids ({'; '.join(problems)}): change the other columns "

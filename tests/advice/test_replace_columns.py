@@ -60,3 +60,10 @@ def test_wide_replace_columns_is_one_finding_and_fast(tmp_path: Path) -> None:
     found = _findings(("w.sql", (tmp_path / "w.sql").read_text()))
     assert len(found) == 1, len(found)
     assert time.process_time() - start < 10  # it was ~40 s at 3,000 columns: the help once per column
+
+
+def test_the_net_change_never_drops_the_row_key() -> None:
+    replace = "ALTER TABLE db.customers REPLACE COLUMNS (email string, full_name string, signup_date date, tier string);\n"
+    (f,) = _findings(CUSTOMERS, ("V2__tier.sql", replace))
+    assert "row key" in f.help and not any("DROP COLUMN customer_id" in s for _, s in proposals(f.help)), f.help
+    assert f.fix is None or "customer_id" not in f.fix.edits[0].content, f.fix

@@ -18,7 +18,9 @@ in Spark on its own:
      any name), unless the replaced statement itself drops that column (``DROP COLUMN``) or removes
      rows (``DROP PARTITION``, ``DELETE``, ``TRUNCATE``): then the recipe does what was asked;
    - ``value-changed``: a column the recipe added (a field id that was not there) holds a value that
-     no column of the same row held before: a wrapped, truncated or rounded copy;
+     no column of the same row held before and that does not convert back (``CAST`` to the source's
+     type, ``from_json`` for JSON text) to the value of the column its backfill reads, in every row
+     (:func:`converted`): a wrapped, truncated or rounded copy;
    - ``rows-removed``: fewer rows than before (same exception).
 
    Rows are matched by the values of the field ids present before and after (a recipe that rewrites
@@ -109,8 +111,8 @@ def canon(v: Any) -> Any:
         return tuple(sorted((canon(k), canon(x)) for k, x in v.items()))
     if isinstance(v, (list, tuple)):
         return tuple(canon(x) for x in v)
-    if hasattr(v, "asDict"):
-        return tuple(canon(x) for x in v)
+    if hasattr(v, "asDict"):  # a struct: its non-null values (a field added to it, NULL everywhere, changes nothing)
+        return tuple(canon(x) for x in v if x is not None)
     return str(v)
 
 
@@ -149,7 +151,10 @@ def _get(row: Any, path: tuple[str, ...]) -> Any:
     return v
 
 
-_REMOVES_ROWS = re.compile(r"\b(DROP\s+PARTITION|DELETE|TRUNCATE|DROP\s+TABLE)\b", re.IGNORECASE)
+# statements whose meaning is to remove rows, or to change values (a Hive partition rename moves rows)
+_REMOVES_ROWS = re.compile(
+    r"\b(DROP\s+(IF\s+EXISTS\s+)?PARTITION|DELETE|TRUNCATE|DROP\s+TABLE|RENAME\s+TO\s+PARTITION)\b", re.IGNORECASE
+)
 _DROPS = re.compile(r"\bDROP\s+COLUMNS?\s+(?:IF\s+EXISTS\s+)?\(?([^;)]*)", re.IGNORECASE)
 
 
@@ -159,7 +164,9 @@ def dropped_names(original: str, columns: Any = ()) -> set[str]:
     out: set[str] = set()
     for m in _DROPS.finditer(original):
         out.update(p.strip().strip("`").split(".")[0].lower() for p in m[1].split(","))
-    m = re.search(r"\bREPLACE\s+COLUMNS\s*\((.*)\)", original, re.IGNORECASE | re.DOTALL)
+    m = re.search(r"\bREPLACE\s+COLUMNS\s*\((.*)\)", original, re.IGNORECASE | re.DOTALL) or re.search(
+        r"\bREPLACE\s+TABLE\s+[\w.`]+\s*\((.*?)\)\s*USING\b", original, re.IGNORECASE | re.DOTALL
+    )
     if m:
         listed, depth, start = set(), 0, 0
         body = re.sub(r"--[^\n]*", "", m[1]) + ","
@@ -174,9 +181,11 @@ def dropped_names(original: str, columns: Any = ()) -> set[str]:
     return out
 
 
-def compare(before: dict, after: dict, original: str) -> list[str]:
-    """`value-lost`, `value-changed` and `rows-removed` problems of a recipe (see the module docstring)."""
+def compare(before: dict, after: dict, original: str, changed: dict | None = None) -> list[str]:
+    """`value-lost`, `value-changed` and `rows-removed` problems of a recipe (see the module docstring);
+    the new columns with values no column held go to `changed` (table → names), for `converted`."""
     problems: list[str] = []
+    changed = {} if changed is None else changed
     removes_rows = bool(_REMOVES_ROWS.search(original))
     for table, (names, rows) in before.items():
         dropped = dropped_names(original, {n.split(".")[0] for n in names.values()})
@@ -212,6 +221,7 @@ def compare(before: dict, after: dict, original: str) -> list[str]:
                 if a[i] is not None and a[i] not in was:
                     source = ", ".join(f"`{names[k]}`={r[k]!r}" for k in names if r[k] is not None)[:200]
                     problems.append(f"[value-changed] {table}: new column `{names_after[i]}` = {a[i]!r}, a value the row did not hold ({source})")
+                    changed.setdefault(table, set()).add(names_after[i])
     return list(dict.fromkeys(problems))
 
 
@@ -228,13 +238,41 @@ def run_recipe(oracle: Any, case: Case, recipe: Recipe, prepared: dict | None = 
                 oracle.sql(stmt)
             except Exception as exc:  # noqa: BLE001
                 return [f"[recipe-rejected] `{' '.join(stmt.split())[:160]}`: {spark_error(exc)}"]
-        return compare(before, read_values(oracle), original)
+        changed: dict[str, set[str]] = {}
+        problems = compare(before, read_values(oracle), original, changed)
+        proven = {(t, c) for t, cols in changed.items() for c in cols if converted(oracle, t, c, recipe.sql)}
+        return [p for p in problems if not any(p.startswith(f"[value-changed] {t}: new column `{c}` ") for t, c in proven)]
     finally:  # session settings a migration made (SET, USE) do not leak into the next recipe
         for path in case.migration_files:
             for key in re.findall(r"(?im)^\s*SET\s+`?([\w.-]+)", path.read_text()):
                 oracle.spark.conf.unset(key)
         oracle.sql("USE spark_catalog")
         oracle.sql("USE local")
+
+
+def converted(oracle: Any, table: str, column: str, sql: str) -> bool:
+    """Whether every value of the new `column` is a faithful conversion of its source: converted back to
+    the type of a column the recipe's backfill reads (`UPDATE ... SET column = f(source)`), it gives
+    that column's value in every row (`CAST` back, or `from_json` for a JSON text of a struct, list or
+    map). A value that wrapped, was rounded or truncated does not convert back."""
+    m = re.search(rf"\bSET\s+`?{re.escape(column)}`?\s*=\s*(.*?)(?:\bWHERE\b|;|$)", sql, re.IGNORECASE | re.DOTALL)
+    if not m:
+        return False
+    fields = current_schema(oracle.metadata(table))["fields"]
+    sources = [f["name"] for f in fields if f["name"] != column and re.search(rf"\b{re.escape(f['name'])}\b", m[1])]
+    for src in sources:
+        rows = oracle.sql(f"SELECT typeof({quote(src)}) FROM {table} LIMIT 1")
+        if not rows:
+            continue
+        t = rows[0][0]
+        back = f"from_json({quote(column)}, '{t}')" if t.startswith(("struct", "array", "map")) else f"CAST({quote(column)} AS {t})"
+        try:
+            (bad,) = oracle.sql(f"SELECT count(*) FROM {table} WHERE {quote(column)} IS NOT NULL AND NOT ({back} <=> {quote(src)})")[0]
+        except Exception:  # noqa: BLE001 - no way back from this type: not proven
+            continue
+        if bad == 0:
+            return True
+    return False
 
 
 def _prepare(oracle: Any, case: Case, recipe: Recipe, prepared: dict | None) -> str:
@@ -266,7 +304,7 @@ def _prepare(oracle: Any, case: Case, recipe: Recipe, prepared: dict | None) -> 
             break
         _run_quietly(oracle, text)
     if prepared is not None:
-        keep = Path(tempfile.mkdtemp(prefix="recipe-")) / NAMESPACE
+        keep = Path(tempfile.mkdtemp(prefix="recipe-", dir=prepared.get("__dir__"))) / NAMESPACE
         shutil.copytree(ns, keep)
         prepared[key] = keep
     return original

@@ -50,9 +50,9 @@ def test_compare_catches_a_wrapped_copy_and_a_lost_value() -> None:
 
 
 @pytest.fixture(scope="module")
-def prepared():
+def prepared(tmp_path_factory):
     """The tables before each replaced statement, built once for all its recipes (copied back per recipe)."""
-    return {}
+    return {"__dir__": str(tmp_path_factory.mktemp("recipes"))}
 
 
 @pytest.mark.parametrize("name,recipe", RECIPES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(RECIPES)])

@@ -109,10 +109,10 @@ def canon(v: Any) -> Any:
         return v.isoformat(sep=" ") if isinstance(v, datetime.datetime) else v.isoformat()
     if isinstance(v, dict):
         return tuple(sorted((canon(k), canon(x)) for k, x in v.items()))
+    if hasattr(v, "asDict"):  # a struct (a tuple too): its non-null values (a field added as NULL changes nothing)
+        return tuple(canon(x) for x in v if x is not None)
     if isinstance(v, (list, tuple)):
         return tuple(canon(x) for x in v)
-    if hasattr(v, "asDict"):  # a struct: its non-null values (a field added to it, NULL everywhere, changes nothing)
-        return tuple(canon(x) for x in v if x is not None)
     return str(v)
 
 

@@ -77,7 +77,11 @@ def replace_columns_help(ctx) -> Proposed:
     return Proposed(f"{HEAD}; the change that keeps every field id, nullability and the row key{still}: {sql(*stmts)}", tuple(stmts))
 
 
-def shown_columns(pairs: list[tuple[str, int, int]], limit: int = 4) -> str:
-    """`customer_id` 1→5, `email` 2→6 and 3 more."""
-    text = ", ".join(f"`{n}` {a}→{b}" for n, a, b in pairs[:limit])
+def shown_columns(pairs: list[tuple[str, int, int, int | None]], limit: int = 4) -> str:
+    """`customer_id` 1→5 (7 values), `email` 2→6 and 3 more (the non-null values a field id holds, when counted)."""
+
+    def one(name: str, a: int, b: int, n: int | None) -> str:
+        return f"`{name}` {a}→{b}" + ("" if n is None else f" ({n} value{'s' if n != 1 else ''})")
+
+    text = ", ".join(one(*p) for p in pairs[:limit])
     return text + (f" and {len(pairs) - limit} more" if len(pairs) > limit else "")

@@ -209,7 +209,8 @@ def replace_finding(ctx: RuleContext, found: list, rule: Rule) -> Finding:
     """The one finding of a REPLACE COLUMNS statement: every listed column that existed is re-added (its
     help and fix computed once, not per column)."""
     table = ctx.table_name
-    shown = _help_replace.shown_columns([(".".join(r.path), r.old.field_id, r.field_id) for r in found])
+    counted = [r.impact.non_null_values if r.impact is not None and r.impact.known else None for r in found]
+    shown = _help_replace.shown_columns([(".".join(r.path), r.old.field_id, r.field_id, n) for r, n in zip(found, counted)])
     if rule is RULE:
         msg = (
             f"`{table}`: {_help_replace.HEAD} ({shown}), so every existing row reads NULL in each of them at the current "
@@ -227,6 +228,8 @@ def replace_finding(ctx: RuleContext, found: list, rule: Rule) -> Finding:
         span = a._replace(end_line=b.end_line, end_column=b.end_column, end=b.end)
     help_ = readd_help(ctx, found[0])
     imp = next((r.impact for r in found if r.impact is not None and r.impact.known), None)
+    if imp is not None:  # the values the statement hides: in every re-added column
+        imp = imp._replace(non_null_values=None if None in counted else sum(counted))
     return ctx.finding(rule, msg, help_.text, span=span, impact=imp, fix=readd_fix(ctx, found[0], help_))
 
 

@@ -438,51 +438,6 @@ def nested_type_help(ctx, column: str, new_type) -> str:
     return f"change the struct's fields one by one: {sql(*stmts)}"
 
 
-def new_column_help(ctx, column: str, target: str) -> str:
-    """ICE002: an illegal type change becomes a new column, backfilled by a cast."""
-    t = table_sql(ctx.table_name)
-    path = tuple(column.split("."))
-    legal = "legal promotions are int→bigint, float→double and decimal precision widening with the same scale"
-    if len(path) > 1 or not target:
-        return f"{legal}; otherwise add a new column with the new type, backfill it, switch readers, and drop `{column}` in a later migration"
-    new = free_column_name(ctx, (), path[-1]) if ctx.after is not None else free_name([], path[-1])
-    old = ctx.before.schema.find(path, case_sensitive=False) if ctx.before is not None else None
-    src, col, cast = (type_sql(old.type) if old is not None else ""), path_sql(path), f"CAST({path_sql(path)} AS {target})"
-    if old is not None and not old.type.is_primitive and target == "string":  # its JSON text: from_json reads it back
-        return (
-            f"{legal}; otherwise add a new column and backfill it with the value as JSON text: "
-            f"{sql(f'ALTER TABLE {t} ADD COLUMN {ident(new)} {target}', f'UPDATE {t} SET {ident(new)} = to_json({col})')}"
-            f", switch readers, then drop `{column}` in a later migration (never drop and re-add the same name)"
-        )
-    if _lossless(src, target):
-        return (
-            f"{legal}; otherwise add a new column and backfill it: "
-            f"{sql(f'ALTER TABLE {t} ADD COLUMN {ident(new)} {target}', f'UPDATE {t} SET {ident(new)} = {cast}')}"
-            f", switch readers, then drop `{column}` in a later migration (never drop and re-add the same name)"
-        )
-    # a narrowing or a conversion: a plain CAST wraps, truncates or nulls values that do not fit (ANSI off),
-    # so only values that convert back unchanged are copied; the others stay NULL, and in the old column
-    guard = f"CASE WHEN CAST({cast} AS {src}) = {col} THEN {cast} END" if src else cast
-    return (
-        f"{legal}; otherwise add a new column and backfill it with the values that convert unchanged (a plain CAST "
-        f"silently wraps, truncates or nulls the others): "
-        f"{sql(f'ALTER TABLE {t} ADD COLUMN {ident(new)} {target}', f'UPDATE {t} SET {ident(new)} = {guard}')}"
-        f", then count the rows whose value does not fit (they read NULL in `{new}` and keep their value in `{column}`): "
-        f"`SELECT count(*) FROM {t} WHERE {col} IS NOT NULL AND {ident(new)} IS NULL`, and decide what they become "
-        f"before you switch readers; drop `{column}` in a later migration (never drop and re-add the same name)"
-    )
-
-
-_EXACT_AS_STRING = frozenset({"int", "bigint", "smallint", "tinyint", "boolean", "date", "string"})
-
-
-def _lossless(src: str, target: str) -> bool:
-    """Whether every value of type `src` converts to `target` unchanged (a CAST needs no guard)."""
-    if target == "string":
-        return src in _EXACT_AS_STRING or src.startswith("decimal(")
-    return (src, target) in {("int", "bigint"), ("int", "double"), ("float", "double"), ("date", "timestamp"), ("date", "timestamp_ntz")}
-
-
 def nullability_finding(ctx, e) -> tuple[str, str]:
     """ICE004: what happens to the table in the user's terms (the engine's words quoted), and what to do."""
     from icelint.replay import spark_types as sp

@@ -47,7 +47,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.findings import Finding, Severity
-from icelint.rules import _fixes, _help_columns, _positions
+from icelint.rules import _fixes, _help_columns, _help_types, _positions
 from icelint.rules._base import REJECTED, TYPE_RULE, Rule, RuleContext, error_owner
 
 
@@ -64,7 +64,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     elif "CANNOT_UPDATE_FIELD" in e.message:
         help_ = _help_columns.nested_type_help(ctx, col, _target(ctx))
     else:
-        help_ = _help_columns.new_column_help(ctx, col, _target_type(ctx))
+        help_ = _help_types.new_column_help(ctx, col, _target_type(ctx))
     fid = f" (field id {e.field_id})" if e.field_id is not None else ""
     target = _target(ctx)
     yield ctx.finding(

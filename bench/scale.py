@@ -18,6 +18,9 @@ child alone, from `os.wait4` in a small wrapper process).
 - `suppressions`: 50,000 `-- icelint: ignore` lines before one statement (each an unused suppression).
 - `nested-comments`: one block comment nested 50,000 deep before one statement (sqlglot's Spark
   dialect does not nest comments: it parses one flat comment of the same length).
+- `replace-columns`: a `CREATE TABLE` of N = 5,000 and 10,000 columns, one row, and `REPLACE COLUMNS`
+  of the same columns (one ICE001 for the statement: its help, the net change, is computed once; it
+  was computed per column, 40 s at 5,000).
 - `add-columns`: N `ADD COLUMN` on one table (one schema version per statement, each one column longer).
 - `migration-x20`: `bench/make_inputs.py`'s 2,000-statement migration scaled ×20 (40,000
   statements over the same four tables); timed again with `--ignore ICE017` (its findings list the
@@ -100,6 +103,15 @@ def drop_add(n: int) -> str:
     for i in range(n):
         out.append("ALTER TABLE db.t DROP COLUMN c;" if i % 2 == 0 else "ALTER TABLE db.t ADD COLUMN c string;")
     return "\n".join(out) + "\n"
+
+
+def replace_columns(n: int) -> str:
+    cols = ", ".join(f"c{i} bigint" for i in range(n))
+    values = ", ".join(str(i) for i in range(n))
+    return (
+        f"CREATE TABLE db.t ({cols}) USING iceberg;\nINSERT INTO db.t VALUES ({values});\n"
+        f"ALTER TABLE db.t REPLACE COLUMNS ({cols});\n"
+    )
 
 
 def unknown_table(n: int) -> str:
@@ -441,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
         # comment of the same length instead
         text = nested_comments(n(50_000))
         add("nested-comments", text, 1, ref_text="/*" + " " * (6 * n(50_000)) + text[6 * n(50_000) + 2 :])
+    if want("replace-columns"):
+        for k in (5_000, 10_000):
+            add(f"replace-columns-{n(k)}", replace_columns(n(k)), 3)
     if want("add-columns"):
         for k in (12_500, 25_000, 50_000):
             add(f"add-columns-{n(k)}", add_columns(n(k)), n(k) + 1)

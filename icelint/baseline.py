@@ -8,7 +8,8 @@ comments. A statement that shares its line with the end of the one before it is 
 of its own, below the new comment. Running it again changes nothing: the findings are suppressed by then.
 Files are written atomically (a temporary file in the same folder, then `os.replace`), and only
 files that change are touched. Findings that belong to no statement (an unused `ignore-file`) are
-left alone.
+left alone, and so are the findings of statements that fail when deployed (`fails_at_deploy`): a
+statement Spark or Iceberg rejects is no legacy to accept.
 """
 
 from __future__ import annotations
@@ -22,6 +23,22 @@ from icelint.findings import Finding
 from icelint.source import InputError, containing
 
 BOM = "\ufeff"
+
+
+# rules whose error findings mean "Spark or Iceberg rejects this statement" (ICE003 and ICE005 also
+# report accepted statements: told apart by their wording below)
+_REJECTING = frozenset({"ICE002", "ICE003", "ICE004", "ICE005", "ICE006"})
+
+
+def fails_at_deploy(f: Finding) -> bool:
+    """Whether the finding says its statement fails when the migration is deployed."""
+    if f.rule not in _REJECTING or f.severity.value != "error":
+        return False
+    if f.rule == "ICE003":
+        return "fails and the table is unchanged" in f.message
+    if f.rule == "ICE005":
+        return "is not known here" not in f.message  # a table no input creates may exist: not a rejection
+    return True
 
 
 def comment(codes: Iterable[str], reason: str) -> str:

@@ -122,10 +122,15 @@ def emit(report, cfg, out: Output, say: Callable[[str], None], capture: list | N
         from icelint import embedded
 
         embedded.refuse_embedded_suppressions(report.findings)  # SQL comments: not written into Python code
-        per_file = {p: (st, [f for f in report.findings if f.path == p]) for p, st in report.statements_by_file.items()}
+        kept = [f for f in report.findings if baseline.fails_at_deploy(f)]
+        accepted = [f for f in report.findings if not baseline.fails_at_deploy(f)]
+        per_file = {p: (st, [f for f in accepted if f.path == p]) for p, st in report.statements_by_file.items()}
         added, changed = baseline.add({p: v for p, v in per_file.items() if v[1]}, out.add_suppressions)
         say(f"icelint: added {added} suppression{'s' if added != 1 else ''} to {changed} file{'s' if changed != 1 else ''}")
-        sys.exit(EXIT_OK)
+        if kept:
+            say(f"icelint: left {len(kept)} finding{'s' if len(kept) != 1 else ''} unsuppressed: their statements fail when "
+                "deployed (Spark or Iceberg rejects them), so they are not legacy to accept; fix them")
+        sys.exit(EXIT_FINDINGS if kept and not out.exit_zero else EXIT_OK)
     if out.statistics:
         from icelint.statistics import render as render_statistics
 

@@ -72,13 +72,16 @@ def _help_recipe(tmp_path: Path) -> str:
     return found[0]
 
 
-def test_help_first_proposes_another_name_for_the_new_column(tmp_path: Path) -> None:
-    """At the ADD, `payload` is already gone: the SQL for the flagged statement adds under a free name."""
+def test_help_first_keeps_the_values_then_proposes_another_name(tmp_path: Path) -> None:
+    """The drop is in the same file: it has not run yet, so the help first renames `payload` aside
+    instead of dropping it; the SQL for the flagged statement, adding under a free name, comes second."""
     from icelint.rules._help import proposals
 
     r = _trap(tmp_path, "--format", "json", "--select", "ICE001")
     (f,) = json.loads(r.stdout)["findings"]
-    assert proposals(f["help"])[0] == (None, "ALTER TABLE db.events ADD COLUMN payload_v2 binary")
+    first, second = proposals(f["help"])
+    assert first[0] is not None and first[1] == "ALTER TABLE db.events RENAME COLUMN payload TO payload_old"
+    assert second == (None, "ALTER TABLE db.events ADD COLUMN payload_v2 binary")
 
 
 def test_help_gives_the_rename_aside_recipe_with_real_names(tmp_path: Path) -> None:

@@ -71,7 +71,7 @@ class SchemaUpdate:
     def __init__(self, schema: Schema, last_column_id: int) -> None:
         self.schema = schema
         self.last_column_id = last_column_id
-        self.deletes: list[int] = []
+        self.deletes: dict[int, None] = {}  # ordered, and a lookup per added column (not a scan)
         self.updates: dict[int, NestedField] = {}
         self.parent_to_added: dict[int, list[int]] = {}
         self.added_name_to_id: dict[Path, int] = {}
@@ -179,7 +179,7 @@ class SchemaUpdate:
             raise _iae(f"Cannot delete a column that has additions: {dotted(path)}", "unsupported")
         if f.id in self.updates:
             raise _iae(f"Cannot delete a column that has updates: {dotted(path)}", "unsupported")
-        self.deletes.append(f.id)
+        self.deletes[f.id] = None
 
     def rename_column(self, path: Path, new_name: str) -> None:
         f = self._find(path)

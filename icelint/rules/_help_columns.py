@@ -271,10 +271,18 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
         stmts = drop_instead_of(table, drop, old.field_id, aside_leaf)
         if stmts is not None:
             elsewhere, aside_sql = (drop.step.span, tuple(stmts)), ident(aside_leaf)
-            parts.append(
-                f"or, if that drop has not run yet, keep the values under another name: {replace_at(drop.step.span, *stmts)}, "
-                f"backfill the new column from `{aside_leaf}`, switch readers, and drop `{aside_leaf}` in a later migration"
-            )
+            if drop.step.span.path == ctx.step.span.path:  # the same file: the drop has not run yet
+                parts = [
+                    f"the drop of `{old.path}` in this file has not run yet, so keep its values under another name: "
+                    f"{replace_at(drop.step.span, *stmts)}, then this statement adds the new column; backfill it from "
+                    f"`{aside_leaf}`, switch readers, and drop `{aside_leaf}` in a later migration",
+                    "or " + first.replace(f"`{leaf}` is already dropped when this runs, so give", "give", 1),
+                ]
+            else:
+                parts.append(
+                    f"or, if that drop has not run yet, keep the values under another name: {replace_at(drop.step.span, *stmts)}, "
+                    f"backfill the new column from `{aside_leaf}`, switch readers, and drop `{aside_leaf}` in a later migration"
+                )
     else:
         snap = snapshot_before_drop(ctx.result.initial.get(ctx.outcome.table), old.field_id)
         if snap is not None:
@@ -292,17 +300,6 @@ def readd_help(ctx, path: tuple[str, ...], new_field_id: int, old, is_new: bool)
     return Proposed("; ".join(parts), tuple(here) if here else None, elsewhere, aside_sql)
 
 
-def replace_columns_help(ctx) -> str:
-    """REPLACE COLUMNS: the net ADD/DROP/RENAME/ALTER COLUMN statements that give the listed schema, keeping ids."""
-    stmts, problems = alter_statements(ctx.table_name, ctx.before.schema.fields, ctx.after.schema.fields)
-    head = "REPLACE COLUMNS drops every column and re-adds it under a new field id"
-    if problems:
-        return f"{head}; the listed columns cannot all keep their ids ({'; '.join(problems)}): change the other columns with ADD/DROP/RENAME/ALTER COLUMN statements, and add a new column for each of these"
-    if not stmts:
-        return f"{head}; the listed columns are the table's current columns, so delete the statement"
-    return f"{head}; the same columns, keeping ids: {sql(*stmts)}"
-
-
 def alter_statements(table: str, old: tuple, new: tuple) -> tuple[list[str], list[str]]:
     """The net ADD/DROP/RENAME/ALTER COLUMN statements that turn the columns `old` into `new`, keeping
     field ids, and the changes no ALTER TABLE statement can make (as sentences)."""
@@ -312,7 +309,10 @@ def alter_statements(table: str, old: tuple, new: tuple) -> tuple[list[str], lis
     return stmts, problems
 
 
-def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: list[str], problems: list[str]) -> None:
+def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: list[str], problems: list[str],
+                kept: list[str] | None = None) -> None:
+    """The net statements into `out`; with `kept`, a required column listed as optional stays required
+    (its path goes to `kept`: a column list cannot say "as it is", so its NOT NULL is not taken as dropped)."""
     from icelint.replay.schema_update import promotion_allowed
 
     old_by = {f.name.lower(): f for f in old}
@@ -351,7 +351,7 @@ def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: li
         if of.name != nf.name and of.name.lower() == nf.name.lower():
             out.append(f"ALTER TABLE {t} RENAME COLUMN {path_sql(parent + (of.name,))} TO {ident(nf.name)}")
         if isinstance(of.type, it.StructType) and isinstance(nf.type, it.StructType):
-            _net_struct(t, path, of.type.fields, nf.type.fields, out, problems)
+            _net_struct(t, path, of.type.fields, nf.type.fields, out, problems, kept)
         elif it.is_untyped(nf.type) or it.is_untyped(of.type):
             pass  # a type icelint cannot know (CTAS): no type change it could write or judge
         elif type_sql(of.type) != type_sql(nf.type):
@@ -359,7 +359,9 @@ def _net_struct(t: str, parent: tuple[str, ...], old: tuple, new: tuple, out: li
                 out.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(path)} TYPE {type_sql(nf.type)}")
             else:
                 problems.append(f"`{'.'.join(path)}` cannot change from {type_sql(of.type)} to {type_sql(nf.type)}")
-        if of.required and not nf.required:
+        if of.required and not nf.required and kept is not None:
+            kept.append(".".join(path))
+        elif of.required and not nf.required:
             out.append(f"ALTER TABLE {t} ALTER COLUMN {path_sql(path)} DROP NOT NULL")
         elif nf.required and not of.required:
             problems.append(f"`{'.'.join(path)}` cannot become NOT NULL")
@@ -434,21 +436,6 @@ def nested_type_help(ctx, column: str, new_type) -> str:
     if not stmts:
         return "structs cannot change type as a whole: change their fields one by one with ALTER COLUMN, or add a new column"
     return f"change the struct's fields one by one: {sql(*stmts)}"
-
-
-def new_column_help(ctx, column: str, target: str) -> str:
-    """ICE002: an illegal type change becomes a new column, backfilled by a cast."""
-    t = table_sql(ctx.table_name)
-    path = tuple(column.split("."))
-    legal = "legal promotions are int→bigint, float→double and decimal precision widening with the same scale"
-    if len(path) > 1 or not target:
-        return f"{legal}; otherwise add a new column with the new type, backfill it, switch readers, and drop `{column}` in a later migration"
-    new = free_column_name(ctx, (), path[-1]) if ctx.after is not None else free_name([], path[-1])
-    return (
-        f"{legal}; otherwise add a new column and backfill it: "
-        f"{sql(f'ALTER TABLE {t} ADD COLUMN {ident(new)} {target}', f'UPDATE {t} SET {ident(new)} = CAST({path_sql(path)} AS {target})')}"
-        f", switch readers, then drop `{column}` in a later migration (never drop and re-add the same name)"
-    )
 
 
 def nullability_finding(ctx, e) -> tuple[str, str]:

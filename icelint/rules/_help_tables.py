@@ -354,3 +354,16 @@ def create_like_sql(ctx, target: str) -> str:
     if parts:
         out += f" PARTITIONED BY ({', '.join(parts)})"
     return out
+
+
+def old_source_help(table: str, column: str) -> str:
+    """ICE003/ICE025: the drop waits for operational steps that no migration can run."""
+    return (
+        f"keep `{column}` for now (remove this drop): first rewrite the files of the old spec and expire the snapshots "
+        f"that reference them, which are operational steps run from a Spark session or job, not in a migration "
+        f"(written there, the drop fails the same way): `CALL system.rewrite_data_files(table => '{table}', options => "
+        f"map('rewrite-all', 'true'))`, then `CALL system.expire_snapshots(table => '{table}', older_than => "
+        f"TIMESTAMP '9999-12-31 00:00:00', retain_last => 1)` (it ends time travel to every snapshot before the "
+        f"rewrite); then drop `{column}` in a later migration"
+    )
+

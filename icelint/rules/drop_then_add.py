@@ -17,7 +17,8 @@ proven empty, or where those counts prove the dropped field id holds no value, a
 Iceberg binds columns by field id, not by name. The re-added column gets a new field id, so every
 data file written before keeps its values under the old id, which the current schema no longer
 has: at the current snapshot, every existing row reads `NULL` in the new column. The values survive
-only for time travel to older snapshots. `REPLACE COLUMNS` does this to every column at once.
+only for time travel to older snapshots. `REPLACE COLUMNS` does this to every column at once: it is
+reported once for the statement, naming the re-added columns and their old and new field ids.
 
 ## Example
 ```sql
@@ -47,8 +48,9 @@ when the drop is not in the same file (then the display-only fix adds the column
 Renaming a column into the freed name: rename it to a free name instead (display-only: later
 statements and readers use the name).
 `REPLACE COLUMNS (...)` becomes the net `ADD` / `DROP` / `RENAME` / `ALTER COLUMN` statements that
-give the listed columns while keeping every field id that can be kept: safe when the listed schema
-is reached by name, unsafe when a column is taken as renamed because it has the position and type of
+give the listed columns while keeping every field id that can be kept, every column's nullability (a
+required column listed without `NOT NULL` stays required: a column list cannot say "as it is") and the
+row key (no net change drops an identifier field): safe when the listed schema is reached by name, unsafe when a column is taken as renamed because it has the position and type of
 an unlisted one; display-only when a listed struct names two fields that differ only in case (the
 statements would leave the table unreadable as well: ICE029). No fix when a listed column cannot
 keep its id (an illegal type change, NOT NULL).
@@ -66,7 +68,7 @@ from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.model.stats import Impact
-from icelint.rules import _fixes, _help_columns, _outcome_index, _positions, _small_schema
+from icelint.rules import _fixes, _help_columns, _help_replace, _outcome_index, _positions, _small_schema
 from icelint.rules._base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
 from icelint.rules._help import Proposed
 from icelint.rules._impact import impact, is_empty_column
@@ -112,13 +114,16 @@ def _readds(ctx: RuleContext) -> Iterator[Readd]:
     candidates = [(p, f, True) for p, f in d.added] + [(p, f, False) for p, f, _ in renamed]
     added_paths = {p for p, _ in d.added}
     data = has_data(ctx.after)
+    # REPLACE COLUMNS: the old top-level columns by name, once (a lookup per listed column in a version the
+    # replay has moved on from walks its undo list: quadratic in a table of thousands of columns)
+    old_top = {c.name.lower(): c for c in before.fields} if replacing else None
     for path, f, is_new in candidates:
         dotted = ".".join(path)
         if len(path) > 1 and path[:-1] in added_paths:
             continue  # inside a column that is new as a whole: reported for its top
         holders = last_dropped(ctx.history.former.get(dotted.lower(), ()), after)
         if replacing:
-            old = before.find(path, case_sensitive=False)
+            old = old_top.get(path[0].lower()) if len(path) == 1 else before.find(path, case_sensitive=False)
             if old is not None and after.field_by_id(old.id) is None:
                 holders = [h for h in holders if h.field_id != old.id] + [FormerField(old.id, dotted, "by this statement")]
         if not holders:
@@ -170,7 +175,7 @@ def span_for(ctx: RuleContext, path: tuple[str, ...]):
 def readd_help(ctx: RuleContext, r: Readd) -> Proposed:
     """The help of a re-use of a freed name (its `.text`), with the SQL it proposes for the fix."""
     if r.replacing:
-        return Proposed(_help_columns.replace_columns_help(ctx))
+        return _help_replace.replace_columns_help(ctx)
     return _help_columns.readd_help(ctx, r.path, r.field_id, r.old, r.is_new)
 
 
@@ -200,7 +205,39 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     return _check(ctx, found) if found else ()  # most statements re-use no freed name: no generator then
 
 
+def replace_finding(ctx: RuleContext, found: list, rule: Rule) -> Finding:
+    """The one finding of a REPLACE COLUMNS statement: every listed column that existed is re-added (its
+    help and fix computed once, not per column)."""
+    table = ctx.table_name
+    counted = [r.impact.non_null_values if r.impact is not None and r.impact.known else None for r in found]
+    shown = _help_replace.shown_columns([(".".join(r.path), r.old.field_id, r.field_id, n) for r, n in zip(found, counted)])
+    if rule is RULE:
+        msg = (
+            f"`{table}`: {_help_replace.HEAD} ({shown}), so every existing row reads NULL in each of them at the current "
+            f"snapshot (the values stay visible only to time travel); {describe(ctx.after)}"
+        )
+    else:
+        msg = (
+            f"`{table}`: {_help_replace.HEAD} ({shown}); nothing is lost now, because {describe(ctx.after)}, but "
+            "against a table with rows every existing row would read NULL in each of them"
+        )
+    change = _help_replace.replace_change(ctx)
+    span = ctx.step.span
+    if change is not None and change.columns and change.columns[0].span and change.columns[-1].span:
+        a, b = change.columns[0].span, change.columns[-1].span
+        span = a._replace(end_line=b.end_line, end_column=b.end_column, end=b.end)
+    help_ = readd_help(ctx, found[0])
+    imp = next((r.impact for r in found if r.impact is not None and r.impact.known), None)
+    if imp is not None:  # the values the statement hides: in every re-added column
+        imp = imp._replace(non_null_values=None if None in counted else sum(counted))
+    return ctx.finding(rule, msg, help_.text, span=span, impact=imp, fix=readd_fix(ctx, found[0], help_))
+
+
 def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
+    if found[0].replacing:  # REPLACE COLUMNS: one finding for the statement
+        if any(r.kind == DATA for r in found):
+            yield replace_finding(ctx, found, RULE)
+        return
     for r in found:
         if r.kind != DATA:
             continue

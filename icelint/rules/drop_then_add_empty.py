@@ -45,7 +45,7 @@ from typing import Iterator
 from icelint.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
-from icelint.rules.drop_then_add import EMPTY, readd_fix, readd_help, readds, span_for
+from icelint.rules.drop_then_add import DATA, EMPTY, readd_fix, readd_help, readds, replace_finding, span_for
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -54,6 +54,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 
 
 def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
+    if found[0].replacing:  # REPLACE COLUMNS: one finding for the statement (ICE001's if a column held data)
+        if not any(r.kind == DATA for r in found):
+            yield replace_finding(ctx, found, RULE)
+        return
     for r in found:
         if r.kind != EMPTY:
             continue

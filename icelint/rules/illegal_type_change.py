@@ -25,9 +25,16 @@ ALTER TABLE db.orders ADD COLUMN quantity_str string;
 -- UPDATE db.orders SET quantity_str = CAST(quantity AS string); switch readers; drop quantity later
 ```
 
+A narrowing or a conversion (`bigint` → `int`, `double` → `float`, `string` → `int`, `timestamp` →
+`date`) also needs a guarded backfill: with ANSI mode off (Spark's default) a plain `CAST` wraps
+3000000000 to -1294967296, rounds, or gives NULL without a word. So the help copies only the values
+that convert back unchanged (`CASE WHEN CAST(CAST(x AS int) AS bigint) = x THEN CAST(x AS int) END`),
+leaves the others NULL in the new column (they keep their value in the old one), and gives the
+`SELECT count(*)` of those rows, for the user to decide before switching readers.
+
 ## Fix
 Display-only: the help's statements (a new column of the wanted type, backfilled from the old one
-by a cast; for a struct, its fields changed one by one). The new column has another name, so readers
+by a cast, guarded as above where values may not fit; for a struct, its fields changed one by one). The new column has another name, so readers
 and writers must change too: `--fix` never applies it.
 
 ## References
@@ -40,7 +47,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.findings import Finding, Severity
-from icelint.rules import _fixes, _help_columns, _positions
+from icelint.rules import _fixes, _help_columns, _help_types, _positions
 from icelint.rules._base import REJECTED, TYPE_RULE, Rule, RuleContext, error_owner
 
 
@@ -57,7 +64,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     elif "CANNOT_UPDATE_FIELD" in e.message:
         help_ = _help_columns.nested_type_help(ctx, col, _target(ctx))
     else:
-        help_ = _help_columns.new_column_help(ctx, col, _target_type(ctx))
+        help_ = _help_types.new_column_help(ctx, col, _target_type(ctx))
     fid = f" (field id {e.field_id})" if e.field_id is not None else ""
     target = _target(ctx)
     yield ctx.finding(

@@ -10,9 +10,14 @@ keep reading and writing the table:
   void fields (differential cases 501, 503, 504): time travel to the old snapshots and later
   inserts work.
 
+- an identity field with a `string`, `decimal` or `binary` source whose spec never held a file: the
+  table's state (`--metadata`, `--warehouse`, `--catalog`) shows that no snapshot references a
+  manifest of that spec (differential case 526), so there is nothing to time-travel into.
+
 Where Spark itself fails the same drop is an error, ICE003: an identity field with a `string`,
-`decimal` or `binary` source (time travel fails), or a v1 table with another live partition field
-(every later `INSERT` fails). With `iceberg-version = "1.9"` every such drop is ICE003: see below.
+`decimal` or `binary` source whose spec has files, or may have (time travel fails; without a state
+the spec is presumed written), or a v1 table with another live partition field (every later
+`INSERT` fails). With `iceberg-version = "1.9"` every such drop is ICE003: see below.
 
 ## Why is this bad?
 Spark 3.5.9 with Iceberg 1.10.2 accepts the drop and keeps reading the table. But Iceberg 1.9.2
@@ -34,8 +39,8 @@ ALTER TABLE db.sales DROP COLUMN region;
 CREATE TABLE db.sales (id bigint, region string, sold_at timestamp) USING iceberg PARTITIONED BY (bucket(4, region));
 INSERT INTO db.sales VALUES (1, 'EU', TIMESTAMP '2024-01-01 00:00:00');
 ALTER TABLE db.sales REPLACE PARTITION FIELD region_bucket WITH days(sold_at);
--- keep `region` until no snapshot references files of the old spec (rewrite them with
--- CALL system.rewrite_data_files, then expire the old snapshots), and only then drop it
+-- keep `region` until no snapshot references files of the old spec: rewrite them and expire the old
+-- snapshots from a Spark session or job (not in a migration), then drop it in a later migration
 ```
 
 ## References

@@ -15,7 +15,10 @@ Reports changes to partition source columns and partition-field commands that go
 
   The same drop of an `int`, `bigint`, `date`, `timestamp`, `timestamp_ntz`, `boolean`, `double`
   or `float` source on v2 (or on v1 whose current spec is only void fields) breaks nothing in
-  Spark; it is ICE025, like older non-identity fields;
+  Spark; it is ICE025, like older non-identity fields. So is the drop of a `string`, `decimal` or
+  `binary` source whose old spec never held a file, when the table's state proves it (no snapshot
+  references a manifest of that spec): there is nothing to time-travel into. Without a state, or
+  once the migration wrote the table, the old spec is presumed written;
 - with `iceberg-version = "1.9"`, dropping a column that **any** older spec uses, whatever the
   transform (v1 and v2): Iceberg 1.9.2 accepts it, then every read, write and time travel of the
   table fails (`ValidationException: Cannot find source column for partition field`; on 1.10 the
@@ -44,8 +47,8 @@ ALTER TABLE db.sales DROP COLUMN region;
 CREATE TABLE db.sales (id bigint, region string, sold_at timestamp) USING iceberg PARTITIONED BY (region);
 INSERT INTO db.sales VALUES (1, 'EU', TIMESTAMP '2024-01-01 00:00:00');
 ALTER TABLE db.sales REPLACE PARTITION FIELD region WITH days(sold_at);
--- keep `region` until no snapshot references files of the old spec (rewrite them with
--- CALL system.rewrite_data_files, then expire the old snapshots), and only then drop it
+-- keep `region` until no snapshot references files of the old spec: rewrite them and expire the old
+-- snapshots from a Spark session or job (not in a migration), then drop it in a later migration
 ```
 
 Renaming a partition source is ICE027.
@@ -142,8 +145,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 name = before.schema.name_of(fid)
                 identity = any(f.transform == "identity" for f in fields)
                 names = ", ".join(sorted({f"{f.name} ({f.transform})" for f in fields}))
-                help_ = ("keep the column until no snapshot references files of the old spec: rewrite them "
-                         f"(`CALL system.rewrite_data_files(table => '{table}')`), expire the old snapshots, then drop it")
+                help_ = _help_tables.old_source_help(table, name)
                 if old_partition_sources_bind(ctx.result.iceberg_version):
                     msg, rule = _binding_drop(ctx, fid, name, fields), RULE
                     help_ = (f"keep `{name}`: on Iceberg {ctx.result.iceberg_version} every partition spec of the table, "
@@ -256,7 +258,10 @@ def _identity_drop(
         f"`{table}`: dropping `{name}` (field id {fid}, {type_}), the source of the older identity partition field {names}"
     )
     harms = []
-    if not reads:
+    unwritten = _specs_never_written(ctx, before, fid)
+    if not reads and unwritten:  # the state's snapshots hold no file of those specs: nothing to time-travel into
+        head += f" (no snapshot of the table holds a file written with {'that spec' if len(unwritten) == 1 else 'those specs'}: its manifests say so)"
+    elif not reads:
         error = _CCE.get(kind)
         harms.append(
             "time travel to the snapshots written with that spec fails"
@@ -296,6 +301,22 @@ def _binding_drop(ctx: RuleContext, fid: int, name: str, fields) -> str:
         + ("; reads: `[INTERNAL_ERROR] The Spark SQL phase analysis failed with an internal error`)"
            if first.transform == "identity" else ")")
     )
+
+
+def _specs_never_written(ctx: RuleContext, before: TableMetadata, fid: int) -> list[int]:
+    """The older specs with an identity field on `fid`, when the table's state proves that no snapshot
+    holds a file written with any of them (else []: without a state, or once the scripts wrote the
+    table, a spec is presumed written)."""
+    origin = before.data_origin
+    if origin is None or origin.kind not in ("snapshot", "no-snapshot", "empty-snapshot"):
+        return []
+    old = [sp.spec_id for sp in before.specs if sp.spec_id != before.default_spec_id
+           and any(f.source_id == fid and f.transform == "identity" for f in sp.fields)]
+    provider = getattr(ctx.result, "stats", None)
+    if not old or provider is None or not ctx.outcome.table or not hasattr(provider, "written_specs"):
+        return []
+    written = provider.written_specs(ctx.outcome.table)
+    return old if written is not None and not written.intersection(old) else []
 
 
 def _duplicate_field_ids(ctx: RuleContext, after: TableMetadata) -> Iterator[Finding]:

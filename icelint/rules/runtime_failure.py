@@ -17,7 +17,10 @@ against the table's schema and needs the branch to exist; a tag or a snapshot na
 statement on the table itself. The message quotes the engine's own error.
 
 A table that no state describes and no earlier statement creates is reported once, at the first
-statement that names it: icelint cannot check it. `DROP TABLE` of a table that is not there says
+statement that names it: icelint cannot check it. `REPLACE COLUMNS` on a table with identifier fields
+is rejected (it would delete the row key): the message says what the statement does (every column
+re-added under a new field id) and the help and fix are the net change that keeps every field id,
+nullability and the row key, as for `drop-then-add` (ICE001). `DROP TABLE` of a table that is not there says
 which case it is: never known (Spark fails only where the catalog lacks it), absent from the
 catalog or warehouse icelint was given, or dropped or renamed by an earlier statement; the help
 offers `DROP TABLE IF EXISTS` where the table may not exist.
@@ -46,6 +49,9 @@ stays optional). Dropping an identifier field or a column of the write order: th
 or the sort order changed first, then the drop; display-only, because it makes a drop succeed that
 failed (the column and its values go) and changes what upserts key on or how files are laid out.
 
+`REPLACE COLUMNS` on a table with identifier fields: the net `ADD` / `DROP` / `RENAME` / `ALTER
+COLUMN` statements, as ICE001's fix (safe when every listed column is matched by name).
+
 ## References
 - Spark 3.5 `CheckAnalysis`, Iceberg `SchemaUpdate` validation messages
 """
@@ -57,7 +63,7 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.rules import unknown_schema
-from icelint.rules import _fixes, _help, _help_columns, _help_dml, _help_tables, _outcome_index, _positions
+from icelint.rules import _fixes, _help, _help_columns, _help_dml, _help_replace, _help_tables, _outcome_index, _positions
 from icelint.rules._base import (
     REJECTED,
     RUNTIME_RULE,
@@ -136,6 +142,9 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
     if e.kind == "unknown-table" and ctx.changes and isinstance(ctx.changes[0], ch.DropTable):
         yield _drop_of_no_table(ctx, e, table)
         return
+    if e.kind == "identifier" and ctx.before is not None and _help_replace.replace_change(ctx) is not None:
+        yield _replace_columns_rejected(ctx, e, table)
+        return
     who = "Spark rejects this statement" if e.layer == "spark" else "Iceberg rejects this change"
     if e.runtime is not None:  # a verdict that depends on the Iceberg runtime (icelint.target) says which
         who = f"on Iceberg {e.runtime}, {who}"
@@ -148,6 +157,21 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
         column=e.column,
         field_id=e.field_id,
         fix=_fix(ctx, e, help_),
+    )
+
+
+def _replace_columns_rejected(ctx: RuleContext, e, table: str) -> Finding:
+    """REPLACE COLUMNS on a table with a row key: what the statement does, why it fails, and the net change."""
+    schema = ctx.before.schema
+    keys = ", ".join(f"`{schema.name_of(i)}` (field id {i})" for i in schema.identifier_field_ids)
+    help_ = _help_replace.replace_columns_help(ctx)
+    return ctx.finding(
+        RULE,
+        f"`{table}`: {_help_replace.HEAD}, which would make every existing row read NULL in each of them, and Iceberg "
+        f"rejects it because it would delete the row key {keys} (\"{e.quoted.splitlines()[0].split('. ')[0]}\")",
+        help_.text,
+        span=_positions.error_span(ctx, e),
+        fix=_fixes.replace_columns_fix(ctx, help_.text),
     )
 
 

@@ -97,3 +97,41 @@ def read_stats(metadata_json: bytes, origin: str, properties: Mapping[str, str] 
     except Exception as e:  # noqa: BLE001 - FileIO implementations raise their own types
         raise StatsUnavailable(f"cannot read the manifests of snapshot {snap.snapshot_id}: {one_line(e, secrets)}") from None
     return TableStats(snap.snapshot_id, files, records, {k: v for k, v in counted.items() if v != 0})
+
+
+def written_spec_ids(metadata_json: bytes, origin: str, properties: Mapping[str, str] | None = None,
+                     deadline: float | None = None, secrets: tuple[str, ...] = ()) -> frozenset[int]:
+    """The partition spec ids of every manifest that any snapshot of the table references (the specs
+    whose files a read or a time travel can reach); StatsUnavailable when a manifest list cannot be read."""
+    from icelint.sources.redact import one_line
+
+    try:
+        from icelint.sources.remote import _file_io, _quiet
+        from pyiceberg.table.metadata import TableMetadataUtil
+    except ImportError as e:  # pragma: no cover - pyiceberg is a dependency
+        raise StatsUnavailable(f"pyiceberg is not installed ({e})") from None
+    try:
+        meta = TableMetadataUtil.parse_raw(metadata_json)
+    except Exception as e:  # noqa: BLE001 - pyiceberg is stricter than icelint's own reader
+        raise StatsUnavailable(f"pyiceberg cannot read {origin}: {one_line(e, secrets)}") from None
+    specs: set[int] = set()
+    lists: set[str] = set()
+    for snap in meta.snapshots:
+        if snap.manifest_list in lists:
+            continue
+        lists.add(snap.manifest_list)
+        if deadline is not None and time.monotonic() >= deadline:
+            raise BudgetExceeded()
+        try:
+            with _quiet():
+                for m in snap.manifests(_file_io(snap.manifest_list, properties or {})):
+                    if m.added_files_count == 0 and m.existing_files_count == 0:
+                        continue  # only deletes of files: nothing of this spec is live in the snapshot
+                    specs.add(m.partition_spec_id)
+        except FileNotFoundError as e:
+            what = f"no such file {e.filename}" if getattr(e, "filename", None) else one_line(e, secrets)
+            raise StatsUnavailable(f"cannot read the manifest list of snapshot {snap.snapshot_id}: {what}") from None
+        except Exception as e:  # noqa: BLE001 - FileIO implementations raise their own types
+            raise StatsUnavailable(f"cannot read the manifest list of snapshot {snap.snapshot_id}: {one_line(e, secrets)}") from None
+    return frozenset(specs)
+

@@ -84,6 +84,32 @@ class StatsProvider:
         return got
 
 
+    def written_specs(self, key: str) -> frozenset[int] | None:
+        """The partition spec ids that hold files in some snapshot of `key`'s state (None: unknown)."""
+        memo = self.__dict__.setdefault("_written_specs", {})
+        if key in memo:
+            return memo[key]
+        memo[key] = None
+        state = self._states.get(key)
+        if state is None or self._spent >= self.budget:
+            return None
+        if not state.metadata.snapshots:  # type: ignore[attr-defined]
+            memo[key] = frozenset()
+            return memo[key]
+        from icelint.sources.manifests import StatsUnavailable, written_spec_ids
+
+        props, secrets = self._properties() if self._properties is not None else ({}, ())
+        start = time.monotonic()
+        try:
+            memo[key] = written_spec_ids(state.data, state.origin, props, start + self.budget - self._spent, secrets)  # type: ignore[attr-defined]
+        except StatsUnavailable as e:
+            if self._log:
+                self._log(f"{key}: the partition specs that hold files are unknown: {e}")
+        finally:
+            self._spent += time.monotonic() - start
+        return memo[key]
+
+
 def _missing_local_manifest_list(data: bytes, snapshot_id: int) -> str | None:
     """The current snapshot's manifest list when it is a local path that does not exist."""
     import json

@@ -4,14 +4,10 @@
 first use, so `import icelint` stays cheap.
 """
 
-from __future__ import annotations
-
-from typing import Any
-
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:  # no import here: icelint._start must come first (Ctrl-C)
     if name == "lint":
         from icelint.api import lint
 

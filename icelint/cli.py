@@ -33,6 +33,13 @@ class IcelintGroup(click.Group):
     """Turns every expected failure into one line on stderr and exit code 2, never a traceback."""
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
+        import signal
+
+        from icelint._start import interrupted
+
+        quiet = signal.getsignal(signal.SIGINT) is interrupted  # the executable: see icelint._start
+        if quiet:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             return super().invoke(ctx)
         except InputError as e:
@@ -51,6 +58,9 @@ class IcelintGroup(click.Group):
                 raise
             click.echo(f"icelint: internal error: {type(e).__name__}: {_safe(e)} (set ICELINT_DEBUG=1 for details)", err=True)
             ctx.exit(EXIT_ERROR)
+        finally:
+            if quiet:
+                signal.signal(signal.SIGINT, interrupted)
 
 
 def _safe(e: Exception) -> str:

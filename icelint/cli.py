@@ -35,9 +35,9 @@ class IcelintGroup(click.Group):
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         import signal
 
-        from icelint._start import interrupted
-
-        quiet = signal.getsignal(signal.SIGINT) is interrupted  # the executable: see icelint._start
+        start = sys.modules.get("icelint._start")  # loaded by the executable only: see icelint._start
+        interrupted = getattr(start, "interrupted", None)
+        quiet = interrupted is not None and signal.getsignal(signal.SIGINT) is interrupted
         if quiet:
             signal.signal(signal.SIGINT, signal.default_int_handler)
         try:

@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -76,7 +77,12 @@ def _temporaries(base: Path) -> list[str]:
     return [k for k in _tree(base) if k.endswith((".icelint-tmp", ".tmp"))]
 
 
+_ICELINT_FRAME = re.compile(r'File "[^"]*[/\\]icelint[/\\]')  # a frame in icelint's own code
+
+
 def _quiet_enough(code: int, err: str, killed: int | None, what: str) -> None:
+    if killed == signal.SIGINT and "Traceback" in err and not _ICELINT_FRAME.search(err):
+        return  # it landed in the launcher's lines, before the first line of icelint ran
     if "Traceback" in err or "internal error" in err:
         raise Broken(f"{what}: a traceback or internal error:\n{err[-2000:]}")
     if killed == signal.SIGKILL and code == -signal.SIGKILL:

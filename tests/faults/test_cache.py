@@ -38,6 +38,9 @@ def test_a_cache_dir_with_other_files_keeps_them(tmp_path: Path, monkeypatch) ->
         code, out, err = icelint(root, "--format", fmt)
         assert code == 1 and "Traceback" not in err
         assert icelint(root, "--format", fmt)[:2] == (code, out)
+    assert not (mine / ".gitignore").exists()
+    gone = sorted(set(before) - {p.name for p in mine.iterdir()})
+    assert not gone, f"{len(gone)} of the user's files deleted: {gone[:5]}"
     # and a prune, run in-process over the folder
     own = mine / cache.SUBDIR
     cache._prune(mine)

@@ -1,6 +1,6 @@
 """A short run of bench/fault_fuzz.py: `--fix`, `--add-suppressions` and `snapshot` killed at random
 moments, and bad cache entries planted (see its docstring for what each round requires). The seed
-is fixed, so a failure reproduces: `python bench/fault_fuzz.py --seconds 30 --seed 39`."""
+is fixed, so a failure reproduces: `python bench/fault_fuzz.py --seconds 25 --seed 39`."""
 
 from __future__ import annotations
 
@@ -16,5 +16,5 @@ def test_a_short_fault_fuzz() -> None:
     fuzz = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fuzz)
     said: list[str] = []
-    seconds = float(os.environ.get("ICELINT_FAULT_FUZZ_SECONDS", "30"))
+    seconds = float(os.environ.get("ICELINT_FAULT_FUZZ_SECONDS", "25"))
     assert fuzz.run(seconds, int(os.environ.get("ICELINT_FAULT_FUZZ_SEED", "39")), say=said.append) == 0, said

@@ -16,7 +16,7 @@ import os
 import signal
 
 
-def interrupted(signum, frame) -> None:  # noqa: ARG001 - a signal handler's signature
+def interrupted(signum, frame) -> None:
     """SIGINT outside the command: nothing to clean up, one line, exit 130."""
     try:
         os.write(2, b"icelint: interrupted\n")
@@ -27,7 +27,7 @@ def interrupted(signum, frame) -> None:  # noqa: ARG001 - a signal handler's sig
 if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when SIGINT is ignored (`nohup`, `&`)
     signal.signal(signal.SIGINT, interrupted)
 
-import gc  # noqa: E402 - after the handler: nothing before it may be interrupted loudly
+import gc  # after the handler: nothing before it may be interrupted loudly
 
 
 def entry() -> None:

@@ -40,9 +40,9 @@ def _remote_metadata(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def hanging(monkeypatch) -> _Hanging:
-    import pyiceberg.manifest  # noqa: F401 - loaded now: the budget is then spent waiting on the FileIO
-    import pyiceberg.schema  # noqa: F401
-    import pyiceberg.table.metadata  # noqa: F401
+    import pyiceberg.manifest  # loaded now: the budget is then spent waiting on the FileIO
+    import pyiceberg.schema
+    import pyiceberg.table.metadata
 
     from icelint.sources import remote
 

@@ -6,16 +6,14 @@ watching that each suppression still suppresses something). The rest of the file
 byte: its encoding (a UTF-8 byte-order mark included), its line endings (CRLF files get CRLF), its
 comments. A statement that shares its line with the end of the one before it is moved to a line
 of its own, below the new comment. Running it again changes nothing: the findings are suppressed by then.
-Files are written atomically (a temporary file in the same folder, then `os.replace`), and only
-files that change are touched. Findings that belong to no statement (an unused `ignore-file`) are
-left alone, and so are the findings of statements that fail when deployed (`fails_at_deploy`): a
-statement Spark or Iceberg rejects is no legacy to accept.
+Files are written as icelint.writing says (whole or not at all, through symbolic links, hard links,
+owner and mode kept), and only files that change are touched. Findings that belong to no statement
+(an unused `ignore-file`) are left alone, and so are the findings of statements that fail when
+deployed (`fails_at_deploy`): a statement Spark or Iceberg rejects is no legacy to accept.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -83,24 +81,10 @@ def edit(text: str, statements: Sequence[tuple[int, int, int, int]], findings: S
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    mode = None
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except OSError:
-        pass
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".icelint-tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Replace the file's content (icelint.writing: through symbolic links, hard links, owner and mode kept)."""
+    from icelint.writing import write_file
+
+    write_file(path, data)
 
 
 def add(files: dict[str, tuple[Sequence[tuple[int, int, int, int]], list[Finding]]], reason: str) -> tuple[int, int]:

@@ -20,17 +20,27 @@ and links depend on the terminal), and the `github` format when `GITHUB_STEP_SUM
 writes the summary file).
 
 The folder is `.icelint_cache/` beside the `pyproject.toml` the configuration came from (else in
-the current directory), or `cache-dir` of `[tool.icelint]`; it holds a `.gitignore` of `*`, so it
-is never committed. `--no-cache` or `ICELINT_NO_CACHE=1` turn it off. Entries are written to a
-temporary file and renamed into place, so concurrent runs never see half an entry; an entry that
-cannot be read or parsed is ignored (recomputed), never an error. Only the newest `MAX_ENTRIES`
-entries are kept.
+the current directory), or `cache-dir` of `[tool.icelint]`. The cache only ever writes into, and
+deletes from, a folder it created: one it creates holds a `.gitignore` of `*` with icelint's first
+line (`MARKER`; so it is never committed), and that file is how a later run knows the folder is the
+cache's. A folder that exists without it (a `cache-dir` pointed at a folder of the user's) is left
+alone: the cache goes into its subfolder `icelint-run-cache/` instead (created, marked); when that
+name is taken by something else, the run is not cached. Pruning deletes only entries (`<64 hex
+digits>.json`) and the temporary files of killed runs (`.tmp-*.part`, a day old), only in the marked
+folder. `--no-cache` or `ICELINT_NO_CACHE=1` turn it off. Entries are written to a temporary file and
+renamed into place, so concurrent runs never see half an entry. An entry is read only when it is a
+regular file (not a link, FIFO or device: opened without following links and without blocking) of
+at most `MAX_ENTRY_BYTES`; one that cannot be read or parsed (nested too deep included) is a miss
+(recomputed), never an error. Only the newest `MAX_ENTRIES` entries are kept. docs/cache.md says
+the same for users.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,6 +53,12 @@ except ImportError:  # pragma: no cover - an interpreter without the builtin mod
 DIR_NAME = ".icelint_cache"
 ENV_OFF = "ICELINT_NO_CACHE"
 MAX_ENTRIES = 128
+MAX_ENTRY_BYTES = 1 << 30  # a planted or runaway entry is a miss, not a read of any size
+SUBDIR = "icelint-run-cache"  # the cache's own folder inside a `cache-dir` that is not the cache's
+MARKER = b"# written by icelint: the cache is never committed\n*\n"  # the `.gitignore` of the cache's folder
+_ENTRY_NAME = re.compile(r"^[0-9a-f]{64}\.json$")
+_TEMP_NAME = re.compile(r"^\.tmp-[A-Za-z0-9_]+\.part$")
+_STALE_TEMP_NS = 24 * 3600 * 10**9
 _FORMAT = 1  # the layout of an entry; bump when it changes
 _ENV_PREFIXES = ("GITHUB_", "ICELINT_")
 _ENV_NAMES = ("NO_COLOR", "FORCE_COLOR", "TERM", "CI", "COLUMNS")
@@ -59,9 +75,61 @@ def folder(cfg) -> Path:
     return (cfg.path.parent if cfg.path is not None else Path.cwd()) / DIR_NAME
 
 
+def read_regular(path: str | Path, limit: int | None = None) -> bytes | None:
+    """The bytes of `path` when it is a regular file (not followed when a link, not waited on when a
+    FIFO) of at most `limit` bytes, else None; OSError when it cannot be opened or read."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or (limit is not None and st.st_size > limit):
+            return None
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, max(st.st_size + 1 - size, 1 << 16))
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            size += len(chunk)
+            if limit is not None and size > limit:
+                return None
+    finally:
+        os.close(fd)
+
+
 def _digest(path: str | Path) -> str:
-    with open(path, "rb") as fh:
-        return blake2b(fh.read(), digest_size=20).hexdigest()
+    """The content hash of a file the run reads (a link is followed: the run reads its target; a FIFO
+    or device is not waited on: OSError, and the run is not cached)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path}: not a regular file")
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return blake2b(fh.read(), digest_size=20).hexdigest()
+    finally:
+        os.close(fd)
+
+
+def _is_ours(directory: Path) -> bool:
+    """The folder holds the cache's `.gitignore` (it was created by the cache)."""
+    try:
+        return read_regular(directory / ".gitignore", limit=len(MARKER)) == MARKER
+    except OSError:
+        return False
+
+
+def home(root: Path) -> Path | None:
+    """The folder the entries of the cache folder `root` go to (see the module docstring), or None
+    when there is none the cache may write to."""
+    if not os.path.lexists(root) or _is_ours(root):
+        return root
+    if not root.is_dir():
+        return None
+    sub = root / SUBDIR
+    if not os.path.lexists(sub) or _is_ours(sub):
+        return sub
+    return None
 
 
 def _package_fingerprint() -> list:
@@ -106,12 +174,15 @@ def _metadata_fingerprint(opts) -> list | None:
         path = rest if sep and "/" not in name and "\\" not in name else spec
         if "://" in path or not os.path.isfile(path):
             return None
-        out.append((spec, _digest(path)))
         from icelint.model.stats import sidecar_path  # the data counts beside it (`icelint snapshot`)
 
         side = sidecar_path(path)
-        if side is not None and os.path.isfile(side):
-            out.append((side, _digest(side)))
+        try:
+            out.append((spec, _digest(path)))
+            if side is not None and os.path.isfile(side):
+                out.append((side, _digest(side)))
+        except OSError:  # unreadable: not cached, and the run itself says what is wrong with it
+            return None
     out.append(("stats-budget", opts.stats_budget))
     return out
 
@@ -129,12 +200,14 @@ class Slot:
 
     def load(self) -> tuple[str, int] | None:
         try:
-            with open(self.path, "rb") as fh:
-                entry = json.loads(fh.read().decode("utf-8"))
-            if entry.get("format") == _FORMAT and entry.get("key") == self.key \
-                    and isinstance(entry.get("output"), str) and isinstance(entry.get("code"), int):
+            data = read_regular(self.path, MAX_ENTRY_BYTES)
+            if data is None:
+                return None
+            entry = json.loads(data.decode("utf-8"))
+            if isinstance(entry, dict) and entry.get("format") == _FORMAT and entry.get("key") == self.key \
+                    and isinstance(entry.get("output"), str) and type(entry.get("code")) is int:
                 return entry["output"], entry["code"]
-        except (OSError, ValueError, AttributeError, UnicodeDecodeError):
+        except (OSError, ValueError, RecursionError, MemoryError):  # a bad entry is a miss
             pass
         return None
 
@@ -162,10 +235,7 @@ class EntryWriter:
         try:
             import tempfile
 
-            slot.directory.mkdir(parents=True, exist_ok=True)
-            ignore = slot.directory / ".gitignore"
-            if not ignore.exists():
-                _atomic_write(slot.directory, ignore, b"# written by icelint: the cache is never committed\n*\n")
+            _claim(slot.directory)
             fd, self._tmp = tempfile.mkstemp(dir=slot.directory, prefix=".tmp-", suffix=".part")
             self._fh = os.fdopen(fd, "wb")
             head = json.dumps({"format": _FORMAT, "key": slot.key})[:-1]
@@ -233,15 +303,50 @@ def _atomic_write(directory: Path, target: Path, data: bytes) -> None:
         raise
 
 
+def _claim(directory: Path) -> None:
+    """Make sure `directory` is the cache's: create and mark it, or find it marked; OSError if not."""
+    if not os.path.lexists(directory):
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            directory.mkdir()
+        except FileExistsError:
+            pass  # a concurrent run made it: it is the cache's if that run marks it
+        else:
+            _atomic_write(directory, directory / ".gitignore", MARKER)
+            return
+    if not _is_ours(directory):
+        import time
+
+        time.sleep(0.05)  # a concurrent run that just made it is marking it
+        if not _is_ours(directory):
+            raise OSError(f"{directory}: not a folder of the run cache's")
+
+
 def _prune(directory: Path) -> None:
+    """Keep the newest MAX_ENTRIES entries; only names the cache makes, only in its own folder."""
+    if not _is_ours(directory):
+        return
     try:
-        entries = [e for e in os.scandir(directory) if e.name.endswith(".json")]
+        import time
+
+        entries, now = [], time.time_ns()
+        with os.scandir(directory) as it:
+            for e in it:
+                try:
+                    if not e.is_file(follow_symlinks=False):
+                        continue
+                    if _ENTRY_NAME.match(e.name):
+                        entries.append((e.stat(follow_symlinks=False).st_mtime_ns, e.path))
+                    elif _TEMP_NAME.match(e.name) and now - e.stat(follow_symlinks=False).st_mtime_ns > _STALE_TEMP_NS:
+                        os.unlink(e.path)  # a killed run's half entry
+                except OSError:
+                    pass
         if len(entries) <= MAX_ENTRIES:
             return
-        entries.sort(key=lambda e: e.stat().st_mtime_ns)
-        for e in entries[: len(entries) - MAX_ENTRIES]:
+        entries.sort()
+        for _, path in entries[: len(entries) - MAX_ENTRIES]:
             try:
-                os.unlink(e.path)
+                os.unlink(path)
             except OSError:
                 pass
     except OSError:
@@ -291,4 +396,5 @@ def slot_for(cfg, plan, opts, flags: dict[str, Any], destination_is_file: bool) 
         "table-uuid": opts.table_uuid,
     }
     key = blake2b(json.dumps(parts, sort_keys=True, default=repr).encode("utf-8"), digest_size=32).hexdigest()
-    return Slot(folder(cfg), key)
+    directory = home(folder(cfg))
+    return Slot(directory, key) if directory is not None else None

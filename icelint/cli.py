@@ -40,6 +40,13 @@ class IcelintGroup(click.Group):
     command_class = SectionedCommand
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
+        import signal
+
+        start = sys.modules.get("icelint._start")  # loaded by the executable only: see icelint._start
+        interrupted = getattr(start, "interrupted", None)
+        quiet = interrupted is not None and signal.getsignal(signal.SIGINT) is interrupted
+        if quiet:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             return super().invoke(ctx)
         except InputError as e:
@@ -56,8 +63,16 @@ class IcelintGroup(click.Group):
         except Exception as e:  # noqa: BLE001 - the promise is: no traceback, one line, exit 2
             if os.environ.get("ICELINT_DEBUG"):
                 raise
-            click.echo(f"icelint: internal error: {type(e).__name__}: {_safe(e)} (set ICELINT_DEBUG=1 for details)", err=True)
+            if isinstance(e, OSError) and e.filename:  # a file the system refuses: one line naming it
+                name = str(e.filename)
+                name = name if len(name) <= 120 else f"{name[:60]}...{name[-60:]}"
+                click.echo(f"icelint: error: {_safe(OSError(f'{name}: {e.strerror or e}'))}", err=True)
+            else:
+                click.echo(f"icelint: internal error: {type(e).__name__}: {_safe(e)} (set ICELINT_DEBUG=1 for details)", err=True)
             ctx.exit(EXIT_ERROR)
+        finally:
+            if quiet:
+                signal.signal(signal.SIGINT, interrupted)
 
 
     def main(self, *args, **kwargs):  # type: ignore[override]

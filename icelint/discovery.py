@@ -191,6 +191,11 @@ def order_files(files: list[Path], order: str = DEFAULT_ORDER) -> list[Path]:
     return files
 
 
+def _short(raw: str, keep: int = 120) -> str:
+    """A path as an error line shows it: a name of thousands of characters is cut in the middle."""
+    return raw if len(raw) <= keep else f"{raw[: keep // 2]}...{raw[-keep // 2 :]}"
+
+
 def discover(paths: list[str], order: str = DEFAULT_ORDER) -> list[Path]:
     """Files as given; folders expanded to their `.sql` files, in migration order."""
     if order not in ORDERS:
@@ -204,6 +209,11 @@ def discover(paths: list[str], order: str = DEFAULT_ORDER) -> list[Path]:
 
     for raw in paths:
         p = Path(raw)
+        try:
+            os.stat(p)
+        except OSError as e:  # a name longer than the file system allows, a folder that cannot be searched
+            if e.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+                raise InputError(f"{_short(raw)}: cannot open: {e.strerror or e}") from None
         if p.is_dir():
             flush()
             out.extend(order_folder(p, order))

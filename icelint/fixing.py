@@ -5,8 +5,8 @@ edits of the file as it is on disk (CRLF files get CRLF in inserted text; a stat
 deletes takes its `;` and, when it stands alone, its line); `iterate` applies every applicable fix
 (safe ones, plus unsafe ones with `--unsafe-fixes`; display-only ones never), checks the fixed text
 again and repeats, up to `MAX_PASSES` times, so that fixes that overlapped an applied one are
-reached, as ruff does; `write` replaces a changed file atomically (a temporary file in the same
-folder, then `os.replace`, permissions and a UTF-8 byte-order mark kept); `unified_diff` renders
+reached, as ruff does; `write` replaces a changed file's text as icelint.writing does (whole or not at
+all, through symbolic links, hard links, owner, mode and a UTF-8 byte-order mark kept); `unified_diff` renders
 what `--diff` prints. Only the files under review carry findings, so context (applied-history)
 files are never rewritten. Files whose text icelint substituted placeholders in get no fix: the
 offsets would point into the substituted text, not the file.
@@ -342,13 +342,13 @@ def summary(findings: Iterable[Finding], unsafe: bool, fixed: int | None) -> str
 
 
 def write(path: str, text: str) -> None:
-    """Replace the file with `text`, atomically, keeping its permissions and byte-order mark."""
-    from icelint.baseline import write_atomic
+    """Replace the file's text with `text` (icelint.writing), keeping its byte-order mark."""
+    from icelint.writing import write_file
 
     p = Path(path)
     try:
         with open(p, "rb") as fh:
             bom = fh.read(3) == BOM.encode("utf-8")
-        write_atomic(p, ((BOM if bom else "") + text).encode("utf-8"))
+        write_file(p, ((BOM if bom else "") + text).encode("utf-8"))
     except OSError as e:
         raise InputError(f"{path}: cannot write the fixed file: {e.strerror or e}") from None

@@ -31,7 +31,18 @@ def check_paths(paths: tuple[str, ...], stdin_filename: str | None) -> None:
 
 
 def read(name: str) -> SourceFile:
-    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+    stream = sys.stdin
+    if stream is None:  # `icelint check - 0<&-`: there is no standard input at all
+        raise InputError(f"{name} (standard input): standard input is closed; pipe the SQL in or give a file")
+    try:
+        data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode("utf-8")
+    except (OSError, ValueError) as e:  # write-only (`0>/dev/null`), a directory, closed meanwhile
+        import errno
+
+        why = getattr(e, "strerror", None) or str(e)
+        if getattr(e, "errno", None) == errno.EBADF:
+            why = "it is not open for reading; pipe the SQL in or give a file"
+        raise InputError(f"{name} (standard input): cannot read: {why}") from None
     return SourceFile(name, decode_utf8(data, name, " (standard input)"))
 
 

@@ -246,13 +246,20 @@ def did_you_mean_column(schema, dotted_path: str) -> str:
     from icelint.model.types import children
 
     path = tuple(dotted_path.split("."))
-    if len(path) == 1:
+    # the longest prefix that names a field, found from the front (no longer prefix names one once a
+    # prefix does not): the suggestion is for the part after it, among that field's children; a path
+    # of any length costs only as many lookups as the schema is deep (it once recursed per part)
+    parent, k = None, 1
+    while k < len(path):
+        found = schema.find(path[:k], case_sensitive=False)
+        if found is None:
+            break
+        parent, k = found, k + 1
+    if parent is None:
         if not may_suggest(len(schema.fields)):
             return ""
         return did_you_mean(path[0], [f.name for f in schema.fields])
-    parent = schema.find(path[:-1], case_sensitive=False)
-    if parent is None:
-        return did_you_mean_column(schema, ".".join(path[:-1]))
+    path = path[:k]
     hint = did_you_mean(path[-1], [f.name for f in children(parent.type)])
     if not hint:
         return ""

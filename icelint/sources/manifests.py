@@ -30,11 +30,41 @@ class BudgetExceeded(StatsUnavailable):
 
 def read_stats(metadata_json: bytes, origin: str, properties: Mapping[str, str] | None = None,
                deadline: float | None = None, secrets: tuple[str, ...] = ()) -> TableStats:
-    """The counts of the current snapshot of the table whose metadata.json is `metadata_json`."""
-    from icelint.sources.redact import one_line
+    """The counts of the current snapshot of the table whose metadata.json is `metadata_json`.
 
+    With a `deadline` (time.monotonic()), the whole read is bounded by it, however the FileIO under
+    pyiceberg waits (connections that never answer, its own retries and back-offs): the read runs in
+    a daemon thread, and when the deadline passes first the counts are "budget exceeded" and the
+    thread is left to finish or fail on its own (the process does not wait for it at exit)."""
     if deadline is not None and time.monotonic() >= deadline:
         raise BudgetExceeded()
+    if deadline is None or deadline == float("inf"):
+        return _read_stats(metadata_json, origin, properties, deadline, secrets)
+    import threading
+
+    box: list = []
+
+    def work() -> None:
+        try:
+            box.append(("ok", _read_stats(metadata_json, origin, properties, deadline, secrets)))
+        except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
+            box.append(("error", e))
+
+    worker = threading.Thread(target=work, name="icelint-table-stats", daemon=True)
+    worker.start()
+    worker.join(max(0.0, deadline - time.monotonic()))
+    if not box:
+        raise BudgetExceeded()
+    status, value = box[0]
+    if status == "error":
+        raise value
+    return value
+
+
+def _read_stats(metadata_json: bytes, origin: str, properties: Mapping[str, str] | None,
+                deadline: float | None, secrets: tuple[str, ...]) -> TableStats:
+    from icelint.sources.redact import one_line
+
     try:
         from icelint.sources.remote import _file_io, _quiet
         from pyiceberg.manifest import DataFileContent, ManifestContent

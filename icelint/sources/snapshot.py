@@ -4,7 +4,9 @@
 order, same values), pretty-printed with two-space indentation: the same source gives the same bytes.
 `--metadata snapshots/db.events.metadata.json` (or a shell glob over the folder) then names the table
 by itself. `--check` writes nothing and exits 1 when a committed snapshot differs from the source:
-compared as JSON values, so key order and formatting do not count.
+compared as JSON values, so key order and formatting do not count. Files are written as
+icelint.writing writes them: whole or not at all, with a temporary name of this run's own (several
+runs into one folder do not collide), never left behind by Ctrl-C or a full disk.
 
 Next to each metadata file, `snapshots/db.events.stats.json` (the sidecar, `model/stats.py`) keeps
 the data counts of the current snapshot, read from its manifests, so that `check --metadata` can say
@@ -24,6 +26,7 @@ from icelint.model.jsontext import MAX_JSON_DEPTH, decode, deep_enough, dumps
 from icelint.source import InputError
 from icelint.sources.redact import scrub  # the password of a URI given on the command line
 from icelint.sources import LoadedState, StateOptions, load_states
+from icelint.writing import write_file  # a unique temporary name per run, removed on any failure
 
 EXIT_OK, EXIT_DIFFERS = 0, 1
 
@@ -99,9 +102,7 @@ def run_snapshot(
                 notes[key] = _write_sidecar(states, key, state, out_dir)
                 continue
             out_dir.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            write_file(path, text.encode("utf-8"))
         except OSError as e:
             raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
         results.append(SnapshotResult(key, path, "written", state.origin))
@@ -137,9 +138,7 @@ def _write_sidecar(states, key: str, state: LoadedState, out_dir: Path) -> str |
     try:
         if path.is_file() and path.read_text(encoding="utf-8") == text:
             return None
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        write_file(path, text.encode("utf-8"))
     except OSError as e:
         raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
     return f"{path}: written ({got.records} records in {got.data_files} data files, snapshot {got.snapshot_id})"

@@ -65,7 +65,10 @@ def fix_run(request, cfg, out: Output, mode, say: Callable[[str], None]) -> None
 
     if out.add_suppressions is not None:
         raise InputError("--add-suppressions cannot be combined with --fix or --diff; run them one after the other")
-    res = fixing.iterate(replace(request, pack=False), mode.unsafe)
+    from icelint import engine
+
+    request = replace(request, pack=False)
+    res = fixing.iterate(lambda texts: engine.run(request if texts is None else request.with_texts(texts)), mode.unsafe)
     if mode.diff:
         diffs = "".join(fixing.unified_diff(p, res.originals[p], t) for p, t in sorted(res.texts.items()))
         write_report(lambda stream: stream.write(diffs), out.output_file)

@@ -199,17 +199,11 @@ class Result:
     converged: bool = True
 
 
-def iterate(request, unsafe: bool) -> Result:
+def iterate(check, unsafe: bool) -> Result:
     """Check, apply, check the fixed text again, ... until nothing applies (or `MAX_PASSES`).
-    Every pass is `icelint.engine.run` of `request` (a `CheckRequest`) with the fixed texts standing
-    in for those files; `request` may also be a function of those texts returning a report."""
-    from icelint import engine
-
-    def check(texts: dict[str, str] | None):
-        if callable(request):
-            return request(texts)
-        return engine.run(request if texts is None else request.with_texts(texts))
-
+    `check(texts)` is one pass: the report of the check with `texts` (path → fixed text; None on the
+    first pass) standing in for those files (the command line passes `icelint.engine.run` of its
+    request with those texts: `icelint.check_output.fix_run`)."""
     report = check(None)
     res = Result(report)
     for _ in range(MAX_PASSES):

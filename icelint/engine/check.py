@@ -33,7 +33,7 @@ def config_for(request) -> object:
 
     cfg = request.config
     if cfg is None:
-        from icelint.engine import config_start
+        from icelint.engine.inputs import config_start
 
         cfg = load_config(config_start(request.paths, request.texts, request.cwd or Path.cwd()))
         if request.configure is not None:

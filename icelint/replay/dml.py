@@ -21,13 +21,7 @@ from icelint.replay.errors import ReplayError, WrittenValue
 from icelint.source import Span
 from icelint.syntax.tokens import join_tokens, statement_tokens
 
-# literal kind → Spark target types it may be stored into (Cast.canANSIStoreAssign, literal-only subset)
-_ASSIGNABLE = {
-    "number": sp.NUMERIC_KINDS | {"string"},
-    "boolean": {"boolean", "string"},
-    "date": {"date", "timestamp", "timestamp_ntz", "string"},
-    "timestamp": {"timestamp", "timestamp_ntz", "date", "string"},
-}
+_ASSIGNABLE = sp.LITERAL_ASSIGNABLE
 _ROW_LEVEL = {"delete": "write.delete.mode", "update": "write.update.mode", "merge": "write.merge.mode"}
 
 

@@ -257,7 +257,7 @@ def passes(s: Shape, meta: TableMetadata, case_sensitive: bool) -> bool:
                 return False
     if s.kind != "insert":
         return True
-    from icelint.replay.dml import _ASSIGNABLE
+    _ASSIGNABLE = sp.LITERAL_ASSIGNABLE
 
     if s.listed is not None:  # `_Resolver.insert`: each listed name a column, once; every column given
         targets = []

@@ -101,6 +101,15 @@ NUMERIC_KINDS = frozenset({"byte", "short", "int", "long", "float", "double", "d
 _DATETIME_KINDS = frozenset({"date", "timestamp", "timestamp_ntz"})
 _NESTED_KINDS = frozenset({"struct", "array", "map"})
 
+# literal kind → Spark target types it may be stored into (Cast.canANSIStoreAssign, literal-only subset)
+LITERAL_ASSIGNABLE = {
+    "number": NUMERIC_KINDS | {"string"},
+    "boolean": {"boolean", "string"},
+    "date": {"date", "timestamp", "timestamp_ntz", "string"},
+    "timestamp": {"timestamp", "timestamp_ntz", "date", "string"},
+}
+
+
 
 def can_store_assign(src: SparkType, dst: SparkType) -> bool:
     """Spark 3.5's `Cast.canANSIStoreAssign` (the default store assignment policy of INSERT): numbers into

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import NamedTuple, Callable, Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
@@ -19,6 +19,16 @@ from icelint.source import Span
 SCHEMA_CHANGED = "schema-changed"  # the step was applied and the table's current schema is a new one
 REJECTED = "rejected"  # Spark or Iceberg rejects the step (`outcome.error`)
 SKIPPED = "skipped"  # the step could not be replayed (unknown table or schema)
+
+
+class RuleId(NamedTuple):
+    """A rule's code, name and default severity: what a finding needs of it. A family of rules that
+    shares one analysis names its members' ids in the analysis module, and each member makes its
+    `Rule` from its id (`Rule(*ID, check, __doc__)`), so that no member imports another's `RULE`."""
+
+    code: str
+    name: str
+    severity: Severity
 
 
 @dataclass(frozen=True)

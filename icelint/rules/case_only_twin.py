@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint.findings import Finding, Severity
+from icelint.findings import Finding
+from icelint.rules import case_sensitive_session  # it tracks the session setting, and makes ICE029's findings
 from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
 
 
@@ -41,7 +42,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     return (f for f in found if f.rule == RULE.code) if found else ()
 
 
-RULE = Rule("ICE029", "case-only-twin", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))
-
-# Imported last, not in `check` (called for every schema change): it imports this module for RULE.
-from icelint.rules import case_sensitive_session  # noqa: E402 - it tracks the session setting
+RULE = Rule(*case_sensitive_session.CASE_ONLY_TWIN, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

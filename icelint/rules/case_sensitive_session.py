@@ -39,9 +39,11 @@ from typing import Iterator
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
 from icelint.fix import Applicability, Edit, Fix
-from icelint.rules import case_only_twin
 from icelint.rules import _positions
-from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
+from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext, RuleId
+
+# ICE029, whose findings this rule's tracking of the session setting makes (rules/case_only_twin.py)
+CASE_ONLY_TWIN = RuleId("ICE029", "case-only-twin", Severity.ERROR)
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -113,7 +115,7 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
         if twins:
             ambiguous = "AMBIGUOUS_REFERENCE" if len(path) == 1 else "AMBIGUOUS_REFERENCE_TO_FIELDS"
             yield ctx.finding(
-                case_only_twin.RULE,
+                CASE_ONLY_TWIN,
                 f"`{ctx.table_name}`: `{'.'.join(path)}` (field id {f.id}) now coexists with `{twins[0]}`, differing only "
                 f"in case: readers with default settings fail with {ambiguous}, and INSERTs fail with "
                 "'Multiple entries with same key'",

@@ -82,11 +82,16 @@ from icelint.rules._base import (
     SCHEMA_CHANGED,
     Rule,
     RuleContext,
+    RuleId,
     error_owner,
 )
-from icelint.rules import old_partition_source_drop, partition_source_rename, partition_source_widening
 from icelint.target import old_partition_sources_bind
 from icelint.rules._impact import impact
+
+# the family's members, whose findings this analysis makes (each module makes its `Rule` from its id)
+OLD_SOURCE_DROP = RuleId("ICE025", "old-partition-source-drop", Severity.WARNING)
+SOURCE_WIDENING = RuleId("ICE026", "partition-source-widening", Severity.INFO)
+SOURCE_RENAME = RuleId("ICE027", "partition-source-rename", Severity.WARNING)
 
 
 # the changes that can drop, retype or rename a partition source
@@ -157,7 +162,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                         f"`{table}`: dropping `{name}` (field id {fid}), the source of the older partition field {names}: "
                         f"on Iceberg {ctx.result.iceberg_version} Spark keeps reading and writing the table, but {_ON_1_9}"
                     )
-                    rule = old_partition_source_drop.RULE
+                    rule = OLD_SOURCE_DROP
                 imp = impact(ctx, before, fid)
                 if imp is not None and imp.known:
                     msg += f"; the table {imp.table_phrase()[3:]}"
@@ -193,7 +198,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                     "any precision, alike; truncate works on the value), so files written before keep their partitions"
                 )
             yield ctx.finding(
-                RULE if identity else partition_source_widening.RULE,
+                RULE if identity else SOURCE_WIDENING,
                 msg,
                 _help_tables.widen_source_help(ctx, f_before, f_after)
                 if identity
@@ -211,7 +216,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
             old = before.schema.name_of(f_before.id)
             names = ", ".join(sorted({f.name for f in fields}))
             yield ctx.finding(
-                partition_source_rename.RULE,
+                SOURCE_RENAME,
                 f"`{table}`: renaming `{old}` (field id {f_before.id}), a partition source: the partition field "
                 f"{names} keeps its name, so adding a column named "
                 + " or ".join(f"`{f}`" for f in sorted({f.name for f in fields}))
@@ -277,7 +282,7 @@ def _identity_drop(
     return (
         f"{head}: on Iceberg {ctx.result.iceberg_version} Spark keeps reading and writing the table (old {type_} partition "
         f"values read back without their column), but {_ON_1_9}",
-        old_partition_source_drop.RULE,
+        OLD_SOURCE_DROP,
     )
 
 

@@ -30,20 +30,17 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint import changes as ch
-from icelint.findings import Finding, Severity
+from icelint.findings import Finding
+from icelint.rules import partition_source_change  # the partition rules share one analysis
 from icelint.rules._base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    from icelint.rules import partition_source_change  # the partition rules share one analysis
-
     return (f for f in partition_source_change.findings(ctx) if f.rule == RULE.code)
 
 
 RULE = Rule(
-    "ICE027",
-    "partition-source-rename",
-    Severity.WARNING,
+    *partition_source_change.SOURCE_RENAME,
     check,
     __doc__,
     triggers=frozenset({ch.RenameColumn}),

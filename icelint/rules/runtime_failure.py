@@ -62,9 +62,9 @@ from typing import Iterator
 
 from icelint import changes as ch
 from icelint.findings import Finding, Severity
-from icelint.rules import unknown_schema
 from icelint.rules import _fixes, _help, _help_columns, _help_dml, _help_replace, _help_tables, _outcome_index, _positions
 from icelint.rules._base import (
+    RuleId,
     REJECTED,
     RUNTIME_RULE,
     SKIPPED,
@@ -72,6 +72,9 @@ from icelint.rules._base import (
     RuleContext,
     error_owner,
 )
+
+# ICE028, whose findings the same decision makes (rules/unknown_schema.py): rejected or not knowable
+UNKNOWN_SCHEMA = RuleId("ICE028", "unknown-schema", Severity.INFO)
 
 _HELP = {
     "unknown-table": "create the table first, or check the table name",
@@ -127,7 +130,7 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
     if ctx.accepted and ctx.outcome.table in ctx.result.unknown and any(isinstance(c, ch.CreateTable) for c in ctx.changes):
         why = ctx.result.unknown_why.get(ctx.outcome.table)
         yield ctx.finding(
-            unknown_schema.RULE,
+            UNKNOWN_SCHEMA,
             f"`{table}` gets a schema icelint cannot know ("
             + (f"CREATE TABLE ... AS SELECT: {why}" if why else "CREATE TABLE ... AS SELECT without a column list, or not an Iceberg table")
             + "): later statements on it are not checked",

@@ -43,15 +43,15 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint import changes as ch
-from icelint.findings import Finding, Severity
+from icelint.findings import Finding
 from icelint.model.types import is_untyped
+from icelint.rules import runtime_failure  # one place decides what is rejected and what is unknown
 from icelint.rules._base import SKIPPED, Rule, RuleContext
 
 UNTYPED_SKIP = "untyped-column:"  # `Outcome.skipped` of a step that reaches into a column of unknown type
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    from icelint.rules import runtime_failure  # one place decides what is rejected and what is unknown
 
     yield from (f for f in runtime_failure.findings(ctx) if f.rule == RULE.code)
     yield from _untyped(ctx)
@@ -167,6 +167,6 @@ def _help(table: str) -> str:
 
 
 RULE = Rule(
-    "ICE028", "unknown-schema", Severity.INFO, check, __doc__,
+    *runtime_failure.UNKNOWN_SCHEMA, check, __doc__,
     triggers=frozenset({ch.CreateTable, SKIPPED, ch.UpdateColumnType, ch.HiveChangeColumn, ch.AddPartitionField, ch.ReplacePartitionField, ch.SetWriteOrder}),
 )  # fmt: skip

@@ -1,4 +1,4 @@
-"""The run cache and start-up, as whole processes (issue 14's performance targets).
+"""The run cache and start-up, as whole processes (the cold, warm and 2,000-statement targets).
 
     python bench/bench_cache.py [--runs 15]
 

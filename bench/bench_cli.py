@@ -4,7 +4,7 @@
     python bench/bench_cli.py [--runs 5] [--sqlfluff-runs 1] [--no-sqlfluff]
 
 Prints a Markdown table: the median wall-clock time of N runs and the median CPU time (user+sys of
-the child, less sensitive to other load on the machine), against the targets of issues 2 and 3.
+the child, less sensitive to other load on the machine), against the targets in bench/README.md.
 sqlfluff (`pip install sqlfluff==4.5.0`) is timed on the same migration when it is installed.
 """
 

@@ -1,4 +1,4 @@
-"""The long fuzz run (issue 15 §4): `python bench/fuzz.py --minutes 30`.
+"""The long fuzz run: `python bench/fuzz.py --minutes 30`.
 
 Runs the properties of `tests/test_fuzz.py` (generated Spark/Iceberg DDL, mutated metadata.json
 files through both loaders) with fresh random examples, batch after batch, until the time is up.

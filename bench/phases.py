@@ -1,4 +1,4 @@
-"""Where a long check spends its time and keeps its memory, phase by phase (issue 15 §3).
+"""Where a long check spends its time and keeps its memory, phase by phase.
 
     python bench/phases.py FILE.sql [--top 12]
 

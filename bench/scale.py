@@ -1,4 +1,4 @@
-"""Does icelint stay linear? Time and memory of `icelint check` on inputs built to be hard (issue 15 §3).
+"""Does icelint stay linear? Time and memory of `icelint check` on inputs built to be hard.
 
     python bench/scale.py [--runs 3] [--scale 1.0] [--only NAME ...] [--no-big] [--big-runs 1] [--against REV]
 

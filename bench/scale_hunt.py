@@ -8,8 +8,7 @@ tables), and the file once followed by its statements other than CREATE/REPLACE/
 (one table, a long history). Each is checked at N and 4N copies as a whole process (`ICELINT_JOBS=1`,
 no cache, CPU time) and the ratio of the two times, start-up taken off, is printed: about 4 is
 linear, about 16 quadratic. Lines marked `<<<` (ratio over 5.5 and over a second at 4N) are worth a
-profile at a larger N (`--n 240`). How issue 15's 2026-11-24 inputs were found (placeholders
-without a value: 15x); times under half a second are mostly start-up noise.
+profile at a larger N (`--n 240`). Times under half a second are mostly start-up noise.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ class Finding:
 
     A finding whose message and help reach `PACK_MIN` characters keeps the two compressed in its
     instance dict (`_pack`) and reads them out when asked (`_Text`): a long run's findings naming
-    whole column orders held 15 MB of text, ~3 MB so kept (issue 15). `icelint check` turns this
+    whole column orders held 15 MB of text, ~3 MB so kept. `icelint check` turns this
     off for runs too short for it to matter (`packing_texts`)."""
 
     rule: str  # ICE001
@@ -75,7 +75,7 @@ class Finding:
         # Equal findings have equal positions, rules and fields: hashing those few (not the message and
         # help texts of every finding, as the generated hash would) keeps `set(findings)` cheap; the
         # field, because one statement may report thousands of fields at one place (a struct's fields):
-        # equal hashes there made `set` compare, and unpack, every pair of texts (issue 15 §3)
+        # equal hashes there made `set` compare, and unpack, every pair of texts
         return hash((self.rule, self.path, self.line, self.column, self.end_line, self.end_column, self.statement_index,
                      self.field_id, self.column_path))  # fmt: skip
 

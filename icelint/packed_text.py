@@ -1,4 +1,4 @@
-"""A long file's text kept compressed once it is parsed (issue 15 §3: memory per statement).
+"""A long file's text kept compressed once it is parsed (memory per statement).
 
 After parsing and lowering, `icelint check` reads a file's text only here and there: the literal
 VALUES of an INSERT (`changes.WriteData.sql`), the lines a finding shows, a fix's surroundings, a

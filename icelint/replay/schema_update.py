@@ -80,7 +80,7 @@ class SchemaUpdate:
         self.moves: dict[int, list[_Move]] = {}
         # field id → its parent's id (None: a column), for the nested fields `_find` walked through: the
         # parents `_touched_ids` asks for without a table of every field of the schema (built per version,
-        # it made N changes to nested fields of a growing table quadratic: issue 15 §3)
+        # it made N changes to nested fields of a growing table quadratic)
         self.parents_seen: dict[int, int | None] = {}
         ids = schema.identifier_field_ids
         self.identifier_names: set[Path] = {p for p in (schema.path_of(i) for i in ids) if p is not None} if ids else set()

@@ -181,7 +181,7 @@ def free_name(taken: Iterable[str], base: str, suffixes: tuple[str, ...] = ("_v2
 
 # `did_you_mean` compares a name with every known one (difflib's ratio: ~10 us a name). Asked once
 # per unknown table or column, thousands of times over thousands of names (a run naming many unknown
-# tables beside many known ones, unknown columns of a wide table), that was quadratic (issue 15 §3).
+# tables beside many known ones, unknown columns of a wide table), that was quadratic.
 # A run (`new_run`, called as each lint starts) spends at most this many name comparisons on
 # suggestions of more than SMALL names each; past it, those helps go without "did you mean" (their
 # other advice stays). Lists of up to SMALL names are always compared.

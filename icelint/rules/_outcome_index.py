@@ -2,7 +2,7 @@
 
 A rule that asks "which step starts at FILE:LINE" or "does any later statement write this table" for
 each of its findings would scan the whole history per finding: N drops and re-adds would be
-quadratic (issue 15 §3). The index is built on first use for a given run and kept up to date as
+quadratic. The index is built on first use for a given run and kept up to date as
 its outcomes grow: `checker.lint_replay` lints each outcome as soon as the replay makes it, so a
 rule may ask while the list is still growing (`ReplayResult.final` False). What lies ahead is then
 read from the run's steps (`ReplayResult.steps`, all lowered before the replay starts); a question
@@ -185,7 +185,7 @@ def adds_into(result, table: str, parent: tuple[str, ...], after: int):
     `table`, or None.
 
     Read from the run's steps (all lowered before the replay starts), indexed once per run: a scan
-    of every later statement per emptied struct made N of them quadratic (issue 15 §3). A step that
+    of every later statement per emptied struct made N of them quadratic. A step that
     names its table without a namespace is resolved only by the replay: where one may be `table`,
     the outcomes are read instead (`NeedsFuture` while the replay is still going)."""
     ix = index(result)

@@ -184,7 +184,7 @@ _relying: list = [None, -1]  # [the run's outcomes, the step index of the last o
 def _last_relying(run) -> int:
     """The step index of the run's last statement that `_relies` on case-sensitive resolution (-1:
     none): found once per run, from the end (a scan of every later statement per SET made N of
-    them quadratic, issue 15 §3)."""
+    them quadratic)."""
     if _relying[0] is not run.outcomes:
         last = -1
         for o in reversed(run.outcomes):

@@ -18,7 +18,11 @@ def find_config(start: Path) -> Path | None:
     for d in (start, *start.parents):
         for name in FILE_NAMES:
             candidate = d / name
-            if candidate.is_file():
+            try:
+                found = candidate.is_file()
+            except OSError:  # a folder name the file system refuses (too long): no configuration there
+                found = False
+            if found:
                 data = _read_toml(candidate)
                 if isinstance(data.get("tool"), dict) and "icelint" in data["tool"]:
                     return candidate

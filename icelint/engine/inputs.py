@@ -15,7 +15,10 @@ def config_start(paths, texts, cwd: Path) -> Path:
     if first is None:
         return cwd
     p = cwd / first
-    return p if p.is_dir() else p.parent
+    try:
+        return p if p.is_dir() else p.parent
+    except OSError:  # a name the file system refuses (too long): the inputs' own check names it as given
+        return p.parent
 
 
 def config_groups(request) -> list[tuple[object, tuple[str, ...]]]:

@@ -167,6 +167,11 @@ def dropped_names(original: str, columns: Any = ()) -> set[str]:
     m = re.search(r"\bREPLACE\s+COLUMNS\s*\((.*)\)", original, re.IGNORECASE | re.DOTALL) or re.search(
         r"\bREPLACE\s+TABLE\s+[\w.`]+\s*\((.*?)\)\s*USING\b", original, re.IGNORECASE | re.DOTALL
     )
+    replaced = re.search(r"\b(?:CREATE\s+OR\s+)?REPLACE\s+TABLE\s+[\w.`]+\b(?:(?!\bAS\s+SELECT\b).)*?\bAS\s+SELECT\b(.*)",
+                         original, re.IGNORECASE | re.DOTALL)
+    if replaced:  # REPLACE TABLE ... AS SELECT: the table keeps only what the query names
+        words = {w.lower() for w in re.findall(r"\w+", replaced[1])}
+        out.update(c.lower() for c in columns if c.lower() not in words)
     if m:
         listed, depth, start = set(), 0, 0
         body = re.sub(r"--[^\n]*", "", m[1]) + ","
@@ -181,12 +186,30 @@ def dropped_names(original: str, columns: Any = ()) -> set[str]:
     return out
 
 
+def default_values(original: str) -> set[str]:
+    """The literal values of the `DEFAULT` clauses of the replaced statement (numbers and strings, also
+    inside `named_struct(...)`): a recipe that writes them into the new column does what it asked."""
+    out: set[str] = set()
+    for m in re.finditer(r"\bDEFAULT\s+", original, re.IGNORECASE):
+        depth, end, rest = 0, None, original[m.end():]
+        for i, ch in enumerate(rest):
+            depth += ch == "(" and 1 or (ch == ")" and -1 or 0)
+            if depth < 0 or (depth == 0 and ch in ",;"):
+                end = i
+                break
+        expr = rest[:end]
+        out.update(s.replace("''", "'") for s in re.findall(r"'((?:[^']|'')*)'", expr))
+        out.update(re.findall(r"(?<![\w'])-?\d+(?:\.\d+)?(?![\w'])", re.sub(r"'(?:[^']|'')*'", "", expr)))
+    return out
+
+
 def compare(before: dict, after: dict, original: str, changed: dict | None = None) -> list[str]:
     """`value-lost`, `value-changed` and `rows-removed` problems of a recipe (see the module docstring);
     the new columns with values no column held go to `changed` (table → names), for `converted`."""
     problems: list[str] = []
     changed = {} if changed is None else changed
     removes_rows = bool(_REMOVES_ROWS.search(original))
+    defaults = default_values(original)
     for table, (names, rows) in before.items():
         dropped = dropped_names(original, {n.split(".")[0] for n in names.values()})
         if table not in after:
@@ -216,7 +239,7 @@ def compare(before: dict, after: dict, original: str, changed: dict | None = Non
             for i, v in r.items():
                 if v is not None and i not in common and v not in held and names[i].split(".")[0].lower() not in dropped:
                     problems.append(f"[value-lost] {table}: `{names[i]}` (field id {i}) = {v!r} is in no column any more")
-            was = {v for v in r.values() if v is not None}
+            was = {v for v in r.values() if v is not None} | defaults
             for i in new:
                 if a[i] is not None and a[i] not in was:
                     source = ", ".join(f"`{names[k]}`={r[k]!r}" for k in names if r[k] is not None)[:200]

@@ -49,6 +49,18 @@ def test_compare_catches_a_wrapped_copy_and_a_lost_value() -> None:
     assert compare(before, dropped, "ALTER TABLE db.o DROP COLUMN quantity") == []  # what the statement asked
 
 
+def test_compare_allows_only_what_the_replaced_statement_asked() -> None:
+    """A recipe may write the DEFAULT the statement gave into the new column, and drop what a REPLACE
+    TABLE ... AS SELECT leaves out; any other value or loss is still a problem."""
+    before = {"db.t": ({1: "id", 2: "extra"}, [{1: "1", 2: "9"}])}
+    filled = {"db.t": ({1: "id", 2: "extra", 3: "c"}, [{1: "1", 2: "9", 3: "5"}])}
+    assert compare(before, filled, "ALTER TABLE db.t ADD COLUMN c int DEFAULT 5") == []
+    assert [p.split("]")[0] for p in compare(before, filled, "ALTER TABLE db.t ADD COLUMN c int DEFAULT 6")] == ["[value-changed"]
+    gone = {"db.t": ({1: "id"}, [{1: "1"}])}
+    assert compare(before, gone, "REPLACE TABLE db.t USING iceberg AS SELECT id FROM db.s") == []
+    assert [p.split("]")[0] for p in compare(before, gone, "REPLACE TABLE db.t USING iceberg AS SELECT id, extra FROM db.s")] == ["[value-lost"]
+
+
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory):
     """The tables before each replaced statement, built once for all its recipes (copied back per recipe)."""

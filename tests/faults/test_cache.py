@@ -137,6 +137,6 @@ def test_an_unreadable_state_file_is_the_same_clean_error_with_the_cache(tmp_pat
     code, out, err = on
     assert "internal error" not in err and "Traceback" not in err
     if which == "metadata":
-        assert code == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith(f"icelint: error: {meta}")
+        assert code == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith("icelint: error: ") and f"{meta.name}: cannot read" in err
     else:  # the data counts are unknown (said under -v), the check goes on
         assert code == 1 and "ICE001" in out

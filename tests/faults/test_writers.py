@@ -20,6 +20,8 @@ CREATE = "CREATE TABLE db.logs (id bigint, logged_at timestamp) USING iceberg PA
 MISSPELT = "ALTER TABLE db.logs DROP PARTITION FIELD Logged_At_Day;\n"  # ICE003, a safe fix
 SQL = CREATE + MISSPELT
 FIXED = CREATE + "ALTER TABLE db.logs DROP PARTITION FIELD logged_at_day;\n"
+# ICE008, a warning `--add-suppressions` accepts as legacy (a statement Spark rejects is never suppressed)
+SUPPRESSIBLE = CREATE + "SET spark.sql.caseSensitive=true;\n"
 
 
 def leftovers(*folders: Path) -> list[str]:
@@ -47,25 +49,26 @@ def test_fix_through_a_symlink_writes_its_target(tmp_path: Path) -> None:
 
 def test_add_suppressions_through_a_symlink_writes_its_target(tmp_path: Path) -> None:
     target, link = linked(tmp_path)
+    target.write_text(SUPPRESSIBLE, encoding="utf-8")
     r = run("check", "migs", "--add-suppressions", "legacy", "--no-cache", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert link.is_symlink()
-    assert "-- icelint: ignore ICE003 -- legacy" in target.read_text(encoding="utf-8")
+    assert "-- icelint: ignore ICE008 -- legacy" in target.read_text(encoding="utf-8")
     assert run("check", "migs", "--no-cache", cwd=tmp_path).returncode == 0
 
 
-@pytest.mark.parametrize("flag", [("--fix",), ("--add-suppressions", "legacy")])
-def test_hard_links_stay_one_file(tmp_path: Path, flag: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(("flag", "sql"), [(("--fix",), SQL), (("--add-suppressions", "legacy"), SUPPRESSIBLE)])
+def test_hard_links_stay_one_file(tmp_path: Path, flag: tuple[str, ...], sql: str) -> None:
     (tmp_path / "migs").mkdir()
     f = tmp_path / "migs" / "V1__a.sql"
-    f.write_text(SQL, encoding="utf-8")
+    f.write_text(sql, encoding="utf-8")
     other = tmp_path / "other.sql"
     os.link(f, other)
     inode = f.stat().st_ino
     r = run("check", "migs", *flag, "--no-cache", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert f.stat().st_ino == inode and f.stat().st_nlink == 2
-    assert other.read_text(encoding="utf-8") == f.read_text(encoding="utf-8") != SQL
+    assert other.read_text(encoding="utf-8") == f.read_text(encoding="utf-8") != sql
     assert leftovers(tmp_path / "migs") == []
 
 

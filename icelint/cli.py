@@ -63,6 +63,9 @@ class IcelintGroup(click.Group):
         except Exception as e:  # noqa: BLE001 - the promise is: no traceback, one line, exit 2
             if os.environ.get("ICELINT_DEBUG"):
                 raise
+            if _from_interrupt(e):  # Ctrl-C inside an import: Python wraps it (`__set_name__` of a dataclass)
+                click.echo("icelint: interrupted", err=True)
+                ctx.exit(130)
             if isinstance(e, OSError) and e.filename:  # a file the system refuses: one line naming it
                 name = str(e.filename)
                 name = name if len(name) <= 120 else f"{name[:60]}...{name[-60:]}"
@@ -105,6 +108,17 @@ def _command(ctx: click.Context) -> str:
     return " ".join(["icelint", *reversed(names)])
 
 
+def _from_interrupt(e: BaseException) -> bool:
+    """Whether `e` stands for a Ctrl-C: a KeyboardInterrupt among its causes and contexts."""
+    seen = 0
+    while e is not None and seen < 20:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        e = e.__cause__ or e.__context__
+        seen += 1
+    return False
+
+
 def _relative(text: str) -> str:
     """Absolute paths under the working directory in an error's text made relative to it, as findings
     show paths (a configuration file and the paths in it are resolved to absolute ones)."""
@@ -113,10 +127,13 @@ def _relative(text: str) -> str:
     cwd = os.getcwd()
     for here in dict.fromkeys((cwd, os.path.realpath(cwd))):
         d = here.rstrip(os.sep)
-        for up in range(3):  # the folder and two above it (a configuration found higher up): `../pyproject.toml`
+        for up in range(3):  # the folder, and a configuration file found one or two folders above it
             if not d or os.path.dirname(d) == d:  # the root
                 break
-            text = re.sub(r"(?<![\w:/\\.~-])" + re.escape(d + os.sep), (os.pardir + os.sep) * up, text)
+            # under the folder: any path; above it, only the configuration file itself (`../pyproject.toml`),
+            # never other paths beside the working directory (a temporary folder stays absolute)
+            tail = "" if up == 0 else r"(?=(?:pyproject|icelint)\.toml\b)"
+            text = re.sub(r"(?<![\w:/\\.~-])" + re.escape(d + os.sep) + tail, (os.pardir + os.sep) * up, text)
             d = os.path.dirname(d)
     return text
 

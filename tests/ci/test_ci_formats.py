@@ -99,6 +99,68 @@ def test_sarif_validates_against_the_official_schema(project: Path) -> None:
     assert list(validator.iter_errors(bad)), "the validator must reject a fix without its file"
 
 
+# The parts of SARIF 2.1.0 that icelint writes, as the official schema defines them (required keys, the
+# enumerations, positions from 1): a check that needs no file, so that a fresh clone validates SARIF too.
+_REGION = {"type": "object", "properties": {k: {"type": "integer", "minimum": 1} for k in ("startLine", "startColumn", "endLine", "endColumn")}}
+_ARTIFACT = {"type": "object", "required": ["uri"], "properties": {"uri": {"type": "string"}, "uriBaseId": {"type": "string"}}}
+_MESSAGE = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}}
+SARIF_SUBSET = {
+    "type": "object",
+    "required": ["version", "runs"],
+    "properties": {
+        "version": {"enum": ["2.1.0"]},
+        "runs": {"type": "array", "items": {
+            "type": "object", "required": ["tool"],
+            "properties": {
+                "tool": {"type": "object", "required": ["driver"], "properties": {"driver": {
+                    "type": "object", "required": ["name"],
+                    "properties": {"name": {"type": "string"}, "rules": {"type": "array", "items": {
+                        "type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}}}}},
+                "results": {"type": "array", "items": {
+                    "type": "object", "required": ["message"],
+                    "properties": {
+                        "ruleId": {"type": "string"},
+                        "ruleIndex": {"type": "integer", "minimum": -1},
+                        "level": {"enum": ["none", "note", "warning", "error"]},
+                        "message": _MESSAGE,
+                        "locations": {"type": "array", "items": {"type": "object", "properties": {"physicalLocation": {
+                            "type": "object", "properties": {"artifactLocation": _ARTIFACT, "region": _REGION}}}}},
+                        "suppressions": {"type": "array", "items": {
+                            "type": "object", "required": ["kind"],
+                            "properties": {"kind": {"enum": ["inSource", "external"]},
+                                           "status": {"enum": ["accepted", "underReview", "rejected"]}}}},
+                        "fixes": {"type": "array", "items": {
+                            "type": "object", "required": ["artifactChanges"],
+                            "properties": {"description": _MESSAGE, "artifactChanges": {"type": "array", "minItems": 1, "items": {
+                                "type": "object", "required": ["artifactLocation", "replacements"],
+                                "properties": {"artifactLocation": _ARTIFACT, "replacements": {"type": "array", "minItems": 1, "items": {
+                                    "type": "object", "required": ["deletedRegion"],
+                                    "properties": {"deletedRegion": _REGION}}}}}}}}},
+                    }}},
+            }}},
+    },
+}  # fmt: skip
+
+
+def test_sarif_has_the_shape_the_sarif_schema_requires(project: Path) -> None:
+    """Always (no schema file needed): icelint's SARIF holds what SARIF 2.1.0 requires of the parts it writes."""
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the `test` extra")
+    validator = jsonschema.Draft7Validator(SARIF_SUBSET)
+    write(project, "fixes/V9__fixes.sql", "CREATE TABLE db.logs (id bigint, at timestamp) USING iceberg PARTITIONED BY (days(at));\n"
+          "ALTER TABLE db.logs DROP PARTITION FIELD AT_DAY;\nSET spark.sql.caseSensitive=true;\n")
+    fixes = json.loads(icelint("check", "fixes/V9__fixes.sql", "--format", "sarif", cwd=project).out)
+    assert [len(x.get("fixes", [])) for x in fixes["runs"][0]["results"]] == [1, 1]
+    for doc in (json.loads(run(project, "sarif").out), fixes):
+        errors = list(validator.iter_errors(doc))
+        assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:10])
+    bad = json.loads(run(project, "sarif").out)
+    bad["runs"][0]["results"][0]["level"] = "fatal"
+    assert list(validator.iter_errors(bad)), "the check must reject a wrong level"
+    bad = json.loads(json.dumps(fixes))
+    del bad["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0]["artifactLocation"]
+    assert list(validator.iter_errors(bad)), "the check must reject a fix without its file"
+
+
 # ---------------------------------------------------------------------------- GitHub
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from icelint import parallel
+from icelint.run import parallel
 
 
 def _decides_to_split(monkeypatch: pytest.MonkeyPatch, n: int) -> bool:

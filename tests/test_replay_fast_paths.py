@@ -14,9 +14,9 @@ import pytest
 
 from icelint.model.diff import diff
 from icelint.model.table import Schema, TableMetadata
-from icelint.pipeline import parse_sources, replay_sources
+from icelint.engine.pipeline import parse_sources, replay_sources
 from icelint.replay.engine import Replay
-from icelint.source import SourceFile
+from icelint.values.source import SourceFile
 from tests.corpus import corpus_runs, deployments, run_id
 
 SCRIPTS = corpus_runs()
@@ -187,7 +187,7 @@ def test_lookup_tables_move_to_the_newest_schema() -> None:
 
 def test_every_derived_value_of_a_state_is_dropped_when_its_inputs_change() -> None:
     """`TableMetadata.evolve` keeps cached values: each must be listed with the fields it reads."""
-    from icelint.lazy import cached_property
+    from icelint.util.lazy import cached_property
     from icelint.model import table
 
     cached = {name for name, v in vars(TableMetadata).items() if isinstance(v, cached_property)}
@@ -324,7 +324,7 @@ def _wide_script(seed: int, statements: int = 300) -> str:
 def test_patched_top_level_equals_the_full_pass(seed: int, monkeypatch) -> None:
     """`SchemaUpdate._patch_top` (the old version's chunks patched through the locator) gives the
     same states, diffs and errors as the pass over every column it replaces."""
-    from icelint.model import chain
+    from icelint.model.storage import chain
     from icelint.replay.schema_update import SchemaUpdate
 
     steps = parse_sources([SourceFile("t.sql", _wide_script(seed))]).steps

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from icelint import fixing
-from icelint.rules._help import free_name
+from icelint.fixes import apply as fixing
+from icelint.rules.kit.help import free_name
 
 PIECES = ["a", "b;", "-- c", " ", "\n", "\r\n", "\r", "\x0b", "\x85", "\u2028", "x y", ""]
 

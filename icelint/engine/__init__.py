@@ -108,7 +108,7 @@ class CheckRequest:
 
 def run(request: CheckRequest) -> "Report":
     """Check the request's inputs; the `Report` every output is rendered from. Raises
-    `icelint.source.InputError` (one line naming the file and the problem) for bad input."""
+    `icelint.values.source.InputError` (one line naming the file and the problem) for bad input."""
     from icelint.engine.check import check, merged
 
     groups = config_groups(request)

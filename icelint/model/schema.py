@@ -4,7 +4,7 @@ metadata file, parsed only when something looks inside them.
 
 The replay makes one version per statement; a new version may take over its predecessor's lookup
 tables and patch them (`carry`), and older versions rebuild theirs only when asked (see
-`_lookup_table`). Which versions are kept in full is `icelint.model.versions`' business.
+`_lookup_table`). Which versions are kept in full is `icelint.model.storage.versions`' business.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, Callable, Generic, Iterator, TypeVar
 
-from icelint.lazy import cached_property
+from icelint.util.lazy import cached_property
 from icelint.model.types import NestedField, StructType, Type, children, repeated_id, walk
 
 T = TypeVar("T")

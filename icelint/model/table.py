@@ -13,7 +13,7 @@ from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, TypeVar
 
-from icelint.lazy import cached_property
+from icelint.util.lazy import cached_property
 from icelint.model.schema import UNDO_KEPT, LazySchema, Schema, field_type_at, forget_built, forget_link  # noqa: F401 - importers of the table model find them here too
 
 T = TypeVar("T")

@@ -16,8 +16,8 @@ one, the pre-commit hook, `--since`, standard input, an editor buffer, the Pytho
 - With a table state, the files whose effects the state already holds are applied for that table
   (`plan.state_prefix`).
 
-The files a run reads and which of them are reported on come from `icelint.pending.make_plan`
-(a folder, named files, `--since`) and `icelint.stdin.plan` (texts without a file on disk).
+The files a run reads and which of them are reported on come from `icelint.plan.pending.make_plan`
+(a folder, named files, `--since`) and `icelint.engine.stdin.plan` (texts without a file on disk).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.data import DataOrigin
 from icelint.model.table import TableMetadata
 

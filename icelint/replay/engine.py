@@ -16,14 +16,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.diff import NO_CHANGE, SchemaDiff
 from icelint.model.table import UNDO_KEPT, TableMetadata, forget_link
-from icelint.model.versions import retire
+from icelint.model.storage.versions import retire
 from icelint.replay import deploy, hive, refs
 from icelint.replay.columns import ColumnsMixin
 from icelint.replay.common import not_found, table_key
-from icelint.replay.dml import DmlMixin
+from icelint.replay.dml.check import DmlMixin
 from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.layout import LayoutMixin
 from icelint.replay.properties import (  # noqa: F401 - importable from here, as before the split
@@ -153,7 +153,7 @@ class ReplayResult:
     # `outcomes` holds the steps so far, `tables` the states now. `steps`: every step of the run.
     final: bool = True
     steps: Sequence[ch.Step] | None = None
-    iceberg_version: str = "1.10"  # the Iceberg runtime the verdicts are for (icelint.target)
+    iceberg_version: str = "1.10"  # the Iceberg runtime the verdicts are for (icelint.config.target)
 
 
 class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
@@ -165,7 +165,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         deployments: deploy.Deployments | None = None,
         iceberg_version: str = "1.10",
     ) -> None:
-        self.iceberg_version = iceberg_version  # the Iceberg runtime the verdicts are for (icelint.target)
+        self.iceberg_version = iceberg_version  # the Iceberg runtime the verdicts are for (icelint.config.target)
         self.deployments, self._epoch = deployments, None  # data appears between deployments (replay/deploy.py)
         self.initial = {table_key(k): v for k, v in (initial or {}).items()}
         self.tables: dict[str, TableMetadata | None] = dict(self.initial)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from types import MappingProxyType
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.table import TableMetadata
 from icelint.replay.errors import ReplayError
 

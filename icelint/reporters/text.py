@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import IO
 
-from icelint.findings import Finding, Severity
+from icelint.values.findings import Finding, Severity
 from icelint.reporters.report import Report
-from icelint.source import LineIndex
+from icelint.values.source import LineIndex
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
 
@@ -105,7 +105,7 @@ def _snippet_plain(f: Finding, index: LineIndex) -> list[str]:
 
 def _fix_lines(f: Finding, text: str, unsafe: bool) -> list[tuple[str, str]]:
     """The fix under the help, as (line, style): its label and message, then the lines it changes."""
-    from icelint import fixing
+    from icelint.fixes import apply as fixing
 
     lines = [(f"  = {fixing.label(f.fix, unsafe)}: {f.fix.message}", "green")]
     lines += [(f"    {line}", "red" if sign == "-" else "green") for sign, line in fixing.preview(f.fix, text)]
@@ -113,7 +113,7 @@ def _fix_lines(f: Finding, text: str, unsafe: bool) -> list[tuple[str, str]]:
 
 
 def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool = False, **_: object) -> None:
-    from icelint import color as colors
+    from icelint.cli import color as colors
 
     indexes = {s.path: LineIndex.shared(s.path, s.text) for s in report.sources}
     indexes.update({path: LineIndex(path, text) for path, text in report.parts.items()})  # a notebook's cells
@@ -138,7 +138,7 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
         if not links:
             emit(head + f.rule + tail, _STYLE[f.severity])
             return
-        from icelint.docs_url import rule_url
+        from icelint.rules.kit.docs_url import rule_url
 
         url = rule_url(f.rule, f.name, report.docs_url)
         if console is None:
@@ -196,7 +196,7 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
     for line in report.inferred:
         emit(f"State: {line}.")
     if any(f.fix is not None for f in report.findings):
-        from icelint import fixing
+        from icelint.fixes import apply as fixing
 
         line = fixing.summary(report.findings, report.unsafe_fixes, report.fixed)
         if line:

@@ -64,14 +64,19 @@ from __future__ import annotations
 from itertools import chain
 from typing import Iterator, NamedTuple
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.model.stats import Impact
-from icelint.rules import _fixes, _help_columns, _help_replace, _outcome_index, _positions, _small_schema
-from icelint.rules._base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
-from icelint.rules._help import Proposed
-from icelint.rules._impact import impact, is_empty_column
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit import help_columns as _help_columns
+from icelint.rules.kit import help_replace as _help_replace
+from icelint.rules.kit import outcomes as _outcome_index
+from icelint.rules.kit import positions as _positions
+from icelint.rules.kit import small_schema as _small_schema
+from icelint.rules.kit.base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
+from icelint.rules.kit.help import Proposed
+from icelint.rules.kit.impact import impact, is_empty_column
 
 DATA, EMPTY, RENAME = "data", "empty", "rename"  # which rule a re-use of a freed name belongs to
 

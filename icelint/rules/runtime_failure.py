@@ -60,10 +60,17 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
-from icelint.rules import _fixes, _help, _help_columns, _help_dml, _help_replace, _help_tables, _outcome_index, _positions
-from icelint.rules._base import (
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit import help as _help
+from icelint.rules.kit import help_columns as _help_columns
+from icelint.rules.kit import help_dml as _help_dml
+from icelint.rules.kit import help_replace as _help_replace
+from icelint.rules.kit import help_tables as _help_tables
+from icelint.rules.kit import outcomes as _outcome_index
+from icelint.rules.kit import positions as _positions
+from icelint.rules.kit.base import (
     RuleId,
     REJECTED,
     RUNTIME_RULE,
@@ -149,7 +156,7 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
         yield _replace_columns_rejected(ctx, e, table)
         return
     who = "Spark rejects this statement" if e.layer == "spark" else "Iceberg rejects this change"
-    if e.runtime is not None:  # a verdict that depends on the Iceberg runtime (icelint.target) says which
+    if e.runtime is not None:  # a verdict that depends on the Iceberg runtime (icelint.config.target) says which
         who = f"on Iceberg {e.runtime}, {who}"
     help_ = _specific_help(e, table, ctx) or _HELP.get(e.kind)
     yield ctx.finding(

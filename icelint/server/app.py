@@ -134,7 +134,7 @@ def make_server() -> LanguageServer:
 
     def dependents(uri: str, result: Result) -> list[str]:
         """The open files that come after `uri` in its migrations folder (their history includes it)."""
-        from icelint.discovery import sort_key
+        from icelint.plan.discovery import sort_key
 
         folder = result.checked.migrations
         if folder is None:
@@ -299,9 +299,9 @@ def make_server() -> LanguageServer:
 def warm_up() -> None:
     """Import what a check needs (in the worker thread, before the first file is opened)."""
     try:
-        import icelint.check_run
-        import icelint.checker
-        import icelint.pipeline  # noqa: F401
+        import icelint.cli.state_flags
+        import icelint.engine.checker
+        import icelint.engine.pipeline  # noqa: F401
         from icelint.config import load_config
 
         load_config(Path.cwd()).rules()
@@ -313,7 +313,7 @@ def serve() -> int:
     """Run the server on standard input and output until the client says `exit`."""
     import gc
 
-    from icelint import parallel
+    from icelint.run import parallel
 
     gc.enable()  # a long-lived process: `cli.entry` turns the collector off for one-shot runs
     parallel.enabled = False  # no forks from a process with threads (the LSP reader)

@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 
 
@@ -67,7 +67,7 @@ def fix_all(path: Path, text: str, open_texts: dict[str, str]) -> str | None:
     """`text` with the fixes `icelint check --fix --stdin-filename PATH` applies (the safe ones, and
     the unsafe ones too when `unsafe-fixes = true` is configured), pass after pass until none
     applies; None when nothing changes, or on an input error."""
-    from icelint import fixing
+    from icelint.fixes import apply as fixing
 
     try:
         cfg = config_for(path)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from icelint.model.stats import TableStats, sidecar_path
 
 DEFAULT_BUDGET = 10.0
-incomplete = False  # a read of this process failed or ran out of budget: its report is not cached (icelint.cache)
+incomplete = False  # a read of this process failed or ran out of budget: its report is not cached (icelint.run.cache)
 
 
 class StatsProvider:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from sys import intern
 from typing import NamedTuple
 
-from icelint.source import Span
+from icelint.values.source import Span
 
 # ---------------------------------------------------------------------------- pieces
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 import random
 import re
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ from icelint.engine.pipeline import replay_sources
 from icelint.reporters import text as text_report
 from icelint.rules import ALL_RULES, partition_source_change
 from icelint.rules.kit import help_columns as _help_columns
-from icelint.values.source import LineIndex, SourceFile
+from icelint.values.source import LineIndex, SourceFile, TextSpan
 from tests.corpus import corpus_runs, run_id
 
 RUNS = corpus_runs()
@@ -102,11 +102,6 @@ def _adapt_plain(findings: list[Finding], texts: dict[str, str]) -> list[Finding
 # ---------------------------------------------------------------------------- over the corpus
 
 
-def _fields_of(f: Finding) -> dict:
-    """A finding's instance dict as the dataclass's own `__init__` fills it (long texts unpacked)."""
-    return {k.name: getattr(f, k.name) for k in fields(Finding)}
-
-
 @pytest.mark.parametrize("files", RUNS, ids=run_id)
 def test_report_shortcuts_over_the_corpus(files: list[Path]) -> None:
     sources, findings = _lint(files)
@@ -120,10 +115,6 @@ def test_report_shortcuts_over_the_corpus(files: list[Path]) -> None:
             assert fixing.preview(f.fix, text) == _preview_plain(f.fix, text), f
             for crlf in (text, text.replace("\n", "\r\n")):
                 assert fixing.preview(f.fix, crlf) == _preview_plain(f.fix, crlf), f
-        again = Finding.__new__(Finding)
-        Finding._plain_init(again, **{k.name: getattr(f, k.name) for k in fields(Finding)})
-        assert again == f and vars(again) == _fields_of(f)
-        assert hash(again) == hash(f) and again.sort_key == f.sort_key
     assert _full(fixing.adapt(findings, by_path)) == _full(_adapt_plain(findings, by_path))
     crlf = {p: t.replace("\n", "\r\n") for p, t in by_path.items()}
     assert _full(fixing.adapt(findings, crlf)) == _full(_adapt_plain(findings, crlf))
@@ -192,29 +183,6 @@ def test_preview_over_generated_texts() -> None:
             assert fixing.preview(fix, text) == _preview_plain(fix, text), (text, fix)
 
 
-def test_finding_init_and_hash() -> None:
-    rng = random.Random(1406)
-    for _ in range(500):
-        values = {
-            "rule": rng.choice(["ICE001", "ICE100"]), "name": "n", "severity": rng.choice(list(Severity)),
-            "path": rng.choice(["a.sql", "V2__b.sql"]), "line": rng.randrange(1, 4), "column": rng.randrange(1, 4),
-            "end_line": 4, "end_column": 9, "message": rng.choice(["m", "n"]),
-        }
-        if rng.random() < 0.5:
-            values |= {"help": "h", "table": "db.t", "field_id": 3, "statement_index": 2, "suppressed_reason": "r"}
-        fast = Finding(**values)
-        plain = Finding.__new__(Finding)
-        Finding._plain_init(plain, **values)
-        assert fast == plain and vars(fast) == vars(plain) and hash(fast) == hash(plain)
-        positional = Finding(*[values[k.name] for k in fields(Finding) if k.name in values][:9])
-        assert positional == Finding(**{k: values[k] for k in list(values)[:9]})
-        with pytest.raises(AttributeError):
-            fast.line = 5  # type: ignore[misc]
-        assert fast.sort_key == (*Finding.sort_key.fget(plain),) and fast.sort_key is fast.sort_key
-        other = replace(fast, message=fast.message + "x")
-        assert other != fast and other.sort_key[-1] == fast.message + "x"
-
-
 def test_type_sql_cache() -> None:
     from icelint.model import types as it
     from icelint.rules.kit import help as _help
@@ -262,15 +230,27 @@ def test_proposals_targets_are_reached() -> None:
     assert seen > 5
 
 
-def test_shared_line_index_follows_the_text() -> None:
+def test_a_file_s_line_index_is_made_once_and_follows_its_text() -> None:
+    """`SourceFile.lines` is the file's own index: made once, equal to a fresh one, read by the spans
+    the parser makes, handed over (not rebuilt) when the file's text is held another way."""
+    from icelint.run.packed_text import PackedText
+    from icelint.syntax.parser import parse_file
+
+    seen = 0
     for text in texts(50, 1407):
-        shared = LineIndex.shared("t.sql", text)
-        fresh = LineIndex("t.sql", text)
-        assert shared.text is text and shared._starts == fresh._starts
-        assert LineIndex.shared("t.sql", text) is shared
-        other = text + "\nx"
-        assert LineIndex.shared("t.sql", other)._starts == LineIndex("t.sql", other)._starts
-        assert LineIndex.shared("u.sql", text).path == "u.sql"
+        source = SourceFile("t.sql", text)
+        lines = source.lines
+        assert lines is source.lines and lines.text is text and lines._starts == LineIndex("t.sql", text)._starts
+        spans = [st.span for st in parse_file(source).statements]
+        assert all(type(sp) is TextSpan and tuple.__getitem__(sp, 0) is lines for sp in spans)
+        seen += len(spans)
+        other = SourceFile("t.sql", text + "\nx")
+        assert other.lines is not lines and other.lines._starts == LineIndex("t.sql", text + "\nx")._starts
+        assert SourceFile("u.sql", text).lines.path == "u.sql"
+        packed = source.with_text(PackedText(text))
+        assert packed.lines is lines and lines.text is packed.text and str(packed.text) == text
+        assert SourceFile("t.sql", text).with_text(text + "y").lines._starts == LineIndex("t.sql", text + "y")._starts
+    assert seen > 50
     assert Severity.ERROR.rank == 2 and Severity.WARNING.rank == 1 and Severity.INFO.rank == 0
 
 

@@ -170,7 +170,6 @@ def check(request):
     from icelint.engine import placeholders
     from icelint.engine import suppress
     from icelint.engine.checker import lint_replay
-    from icelint.values.findings import packing_texts
     from icelint.run.packed_findings import PACK_FROM
     from icelint.run.parallel import lint_partitioned
     from icelint.plan.pending import moved_reports, only_pending, parse_plan, pending_part, with_moved
@@ -205,36 +204,35 @@ def check(request):
         found = findings.read() if pack else findings
         return with_moved([f for f in found if f.path in plan.pending_names], moved)
 
-    with packing_texts(long_run):
-        statements = pending.statement_count
-        findings = lint_partitioned(parsed.steps, lint_steps)
-        if findings is None:
-            steps, parsed.steps, pending.steps = parsed.steps, [], []
-            findings = lint_steps(steps, own=True)
-        findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
-        from icelint.engine.history import FILE_RULES, check_plan
+    statements = pending.statement_count
+    findings = lint_partitioned(parsed.steps, lint_steps)
+    if findings is None:
+        steps, parsed.steps, pending.steps = parsed.steps, [], []
+        findings = lint_steps(steps, own=True)
+    findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
+    from icelint.engine.history import FILE_RULES, check_plan
 
-        history = check_plan(plan, rules, order=cfg.order, since=request.since, texts={**request.context_texts, **request.texts})
-        findings = sorted([*findings, *history], key=lambda f: f.sort_key)
-        outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
-        unread = embedded.unread_findings(maps, [r.code for r in rules], plan.pending_names, cfg)  # ICE063
-        def remap(found: list) -> list:  # into the Python files and notebooks; a file's own findings stay at its top
-            files = [f for f in found if f.rule in FILE_RULES]
-            return [*embedded.remap([f for f in found if f.rule not in FILE_RULES], maps), *files] if files else embedded.remap(found, maps)
+    history = check_plan(plan, rules, order=cfg.order, since=request.since, texts={**request.context_texts, **request.texts})
+    findings = sorted([*findings, *history], key=lambda f: f.sort_key)
+    outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
+    unread = embedded.unread_findings(maps, [r.code for r in rules], plan.pending_names, cfg)  # ICE063
+    def remap(found: list) -> list:  # into the Python files and notebooks; a file's own findings stay at its top
+        files = [f for f in found if f.rule in FILE_RULES]
+        return [*embedded.remap([f for f in found if f.rule not in FILE_RULES], maps), *files] if files else embedded.remap(found, maps)
 
-        outcome = suppress.Outcome(sorted([*remap(outcome.findings), *unread], key=lambda f: f.sort_key),
-                                   sorted(remap(outcome.suppressed), key=lambda f: f.sort_key))
-        originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
-        from icelint.fixes.apply import adapt
+    outcome = suppress.Outcome(sorted([*remap(outcome.findings), *unread], key=lambda f: f.sort_key),
+                               sorted(remap(outcome.suppressed), key=lambda f: f.sort_key))
+    originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
+    from icelint.fixes.apply import adapt
 
-        cells = embedded.cell_texts(maps)  # a notebook's findings name its cells
-        found = adapt(outcome.findings, {s.path: s.text for s in originals} | cells,
-                      [p for p, m in maps.items() if not embedded.is_map(m)])
-        report = Report(found, originals, statements, suppressed=outcome.suppressed,
-                        rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url, parts=cells)
-        report.inferred = list(prep.inferred)
-        if request.positions:
-            report.statements_by_file = embedded.statement_positions(pending.files, maps)
+    cells = embedded.cell_texts(maps)  # a notebook's findings name its cells
+    found = adapt(outcome.findings, {s.path: s.text for s in originals} | cells,
+                  [p for p, m in maps.items() if not embedded.is_map(m)])
+    report = Report(found, originals, statements, suppressed=outcome.suppressed,
+                    rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url, parts=cells)
+    report.inferred = list(prep.inferred)
+    if request.positions:
+        report.statements_by_file = embedded.statement_positions(pending.files, maps)
     return report
 
 

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from icelint.values import changes as ch
 from icelint.values.findings import Finding, in_report_order
-from icelint.run.packed_findings import BATCH, MAX_PACKED, PackedFindings
+from icelint.run.packed_findings import PackedFindings
 from icelint.engine.pipeline import Run
 from icelint.replay.engine import Outcome, Replay, ReplayResult
 from icelint.rules.kit.base import NeedsFuture, Rule, RuleContext, TableHistory, triggers_of, where
@@ -93,7 +93,7 @@ class _Linter:
         self.chosen: dict[tuple, list] = {}  # trigger kinds → the `check` of each rule to call, in order
         self.always_checks = [r.check for r in self.always]
         self.deferred: list[tuple] = []  # (check, outcome, history as it was, table name): see `NeedsFuture`
-        self.packed: PackedFindings | None = None  # where every `BATCH` findings go, if packing
+        self.packed: PackedFindings | None = None  # where the findings so far go, if packing (`spill`)
 
     def visit(self, outcome: Outcome) -> bool:
         """Lint one outcome (the next in the run); False when a rule asked to see it again at the end."""
@@ -138,10 +138,8 @@ class _Linter:
                 history.last_write = outcome.step.index
         if isinstance(outcome.step, ch.Commit) and outcome.after is None and outcome.before is not None:
             histories.pop(key, None)  # dropped or renamed away: a later CREATE starts a new history
-        packed = self.packed
-        if packed is not None and len(findings) >= BATCH and packed.count < MAX_PACKED:
-            packed.add(findings)
-            self._findings = []
+        if self.packed is not None:
+            self._findings = self.packed.spill(findings)
         return whole
 
     def run_deferred(self) -> None:

@@ -11,7 +11,7 @@ from icelint.engine.lower import lower_files
 from icelint.model.table import TableMetadata
 from icelint.replay.deploy import Deployments
 from icelint.replay.engine import Replay, ReplayResult, table_key
-from icelint.values.source import LineIndex, SourceFile
+from icelint.values.source import SourceFile
 from icelint.syntax.ast import ParsedFile, PlacedSpans
 from icelint.syntax.parser import parse_file
 
@@ -92,8 +92,7 @@ def _packed(source: SourceFile) -> SourceFile:
     packed = pack(source.text)
     if packed is source.text:
         return source
-    LineIndex.repack(source.path, source.text, packed)  # the index the parser gave the spans reads it too
-    return SourceFile(source.path, packed)  # type: ignore[arg-type]
+    return source.with_text(packed)  # the index the parser gave the spans reads it too
 
 
 def replay(

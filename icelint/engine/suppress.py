@@ -97,8 +97,7 @@ class _FileIndex:
     def __init__(self, parsed: ParsedFile, source: SourceFile | None) -> None:
         self._statements = parsed.statements
         self.text = source.text if source else ""
-        self._path = parsed.path
-        self._has_source = source is not None
+        self._source = source
         self._comments = parsed.comments
 
     # Built when a comment or a finding asks (a file without directives: never; a long file's
@@ -122,7 +121,7 @@ class _FileIndex:
     @cached_property
     def lines(self) -> LineIndex | None:
         """The file's line index, built when a comment after a statement asks (most files: never)."""
-        return LineIndex.shared(self._path, self.text) if self._has_source else None
+        return self._source.lines if self._source is not None else None
 
     def _terminator_line(self, sp: Span) -> int:
         """The line of the `;` that ends the statement (its last line when there is none)."""

@@ -115,7 +115,7 @@ def _fix_lines(f: Finding, text: str, unsafe: bool) -> list[tuple[str, str]]:
 def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool = False, **_: object) -> None:
     from icelint.cli import color as colors
 
-    indexes = {s.path: LineIndex.shared(s.path, s.text) for s in report.sources}
+    indexes = {s.path: s.lines for s in report.sources}
     indexes.update({path: LineIndex(path, text) for path, text in report.parts.items()})  # a notebook's cells
     use_color = colors.use_color(out) if color is None else color
     links = colors.use_links(out)

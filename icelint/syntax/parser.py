@@ -118,9 +118,11 @@ def _split(toks: list[Tok]) -> list[list[Tok]]:
     return statements
 
 
-def parse_text(text: str, path: str = "<string>") -> ParsedFile:
-    """Parse SQL `text` (the contents of `path`) into statements and comments. Never raises."""
-    li = LineIndex.shared(path, text)
+def parse_text(text: str, path: str = "<string>", lines: LineIndex | None = None) -> ParsedFile:
+    """Parse SQL `text` (the contents of `path`) into statements and comments. Never raises.
+
+    The spans read `lines`, the text's line index, if given (`SourceFile.lines`), else a new one."""
+    li = lines if lines is not None else LineIndex(path, text)
     # Tens of thousands of small acyclic objects are made here: the cyclic garbage collector's
     # passes over them cost about a third of the time, so it is paused while parsing.
     gc_was_enabled = gc.isenabled()
@@ -137,7 +139,7 @@ def parse_text(text: str, path: str = "<string>") -> ParsedFile:
 
 
 def parse_file(source: SourceFile) -> ParsedFile:
-    return parse_text(source.text, source.path)
+    return parse_text(source.text, source.path, source.lines)
 
 
 # A whole file's sqlglot tokens cost about 70 bytes per byte of text (a 34 MB file: 2.4 GB), so a

@@ -7,6 +7,7 @@ import os
 import stat
 from array import array
 from dataclasses import dataclass
+from functools import cached_property
 from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple, Sequence
@@ -137,12 +138,32 @@ class TextSpan(tuple):
         return repr(self.as_span())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SourceFile:
-    """A file's path as given and its text."""
+    """A file's path as given and its text, and the text's line index (`lines`)."""
 
     path: str
     text: str
+
+    @cached_property
+    def lines(self) -> LineIndex:
+        """The index of the text's lines, made once for the file: the parser's spans, the
+        suppressions and the reporters all read it (a file of 50,000 lines is scanned once)."""
+        return LineIndex(self.path, self.text)
+
+    def with_text(self, text) -> SourceFile:
+        """The same file reading `text` instead, the same characters held another way (a
+        `run.packed_text.PackedText`): its line index, if made, is handed over and reads `text` too,
+        so that the spans the parser made keep no copy of the old string."""
+        out = SourceFile(self.path, text)
+        lines = self.__dict__.get("lines")
+        if lines is not None:
+            lines.text = text
+            out.__dict__["lines"] = lines
+        return out
+
+    def __reduce__(self):  # pickled and copied as its path and text (the index is made again if asked)
+        return (SourceFile, (self.path, self.text))
 
     @classmethod
     def read(cls, path: str | Path) -> SourceFile:
@@ -212,25 +233,6 @@ class LineIndex:
         self.text = text
         self._starts = line_starts(text)
 
-    @classmethod
-    def shared(cls, path: str, text: str) -> LineIndex:
-        """`LineIndex(path, text)`, made once for a text that the parser and the reporters all index
-        (the same string object): a file of 50,000 lines is scanned once, not once per user."""
-        got = _shared.get(path)
-        if got is None or got.text is not text:
-            if len(_shared) >= 64:
-                _shared.clear()
-            got = _shared[path] = cls(path, text)
-        return got
-
-    @staticmethod
-    def repack(path: str, text: str, packed) -> None:
-        """The shared index of `text` (if any) reads `packed` instead (`packed_text.PackedText`, the
-        same characters kept compressed): the spans the parser made keep no copy of the text."""
-        got = _shared.get(path)
-        if got is not None and got.text is text:
-            got.text = packed
-
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self._starts, offset) - 1
         return line + 1, offset - self._starts[line] + 1
@@ -244,5 +246,3 @@ class LineIndex:
         end = self._starts[line] - 1 if line < len(self._starts) else len(self.text)
         return self.text[start:end].rstrip("\r")
 
-
-_shared: dict[str, LineIndex] = {}  # path → the index of the last text seen for it

@@ -170,7 +170,7 @@ def check(request):
     from icelint.engine import placeholders
     from icelint.engine import suppress
     from icelint.engine.checker import lint_replay
-    from icelint.run.packed_findings import PACK_FROM
+    from icelint.run.packed_findings import PACK_FROM, PackedFindings
     from icelint.run.parallel import lint_partitioned
     from icelint.plan.pending import moved_reports, only_pending, parse_plan, pending_part, with_moved
     from icelint.engine.pipeline import Run
@@ -195,7 +195,8 @@ def check(request):
         replayer = Replay(initial or None, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments,
                           iceberg_version=cfg.iceberg_version)
         pack = own and long_run
-        findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own, pack_findings=pack)
+        findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own,
+                                       packed=PackedFindings() if pack else None)
         if not own:
             return only_pending(findings, Run(parsed.sources, parsed.files, steps, result), plan)
         moved = moved_reports(findings, Run(parsed.sources, parsed.files, steps, result), plan) if plan.context else []

@@ -7,14 +7,16 @@ rules look back at (`Outcome.slimmed`): the states of a long run are not all hel
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from icelint.values import changes as ch
 from icelint.values.findings import Finding, in_report_order
-from icelint.run.packed_findings import PackedFindings
 from icelint.engine.pipeline import Run
 from icelint.replay.engine import Outcome, Replay, ReplayResult
 from icelint.rules.kit.base import NeedsFuture, Rule, RuleContext, TableHistory, triggers_of, where
+
+if TYPE_CHECKING:
+    from icelint.run.packed_findings import PackedFindings
 
 
 def lint_run(run: Run, rules: Sequence[Rule], dispatch: bool = True) -> list[Finding]:
@@ -38,7 +40,7 @@ def lint_replay(
     absent: dict | None = None,
     stats: object = None,
     own_steps: bool = False,
-    pack_findings: bool = False,
+    packed: PackedFindings | None = None,
 ) -> tuple[list[Finding] | PackedFindings, ReplayResult]:
     """Replay `steps` and lint each outcome as it comes (the same findings as `lint_run` on the
     replay's whole result): an outcome linted is replaced in `result.outcomes` by its slimmed form,
@@ -49,13 +51,13 @@ def lint_replay(
     in its outcome, by `changes.linted(step)` (what later rules read of it), so that a long run does
     not keep every column type and comment it parsed to the end.
 
-    `pack_findings`: the findings come back as `PackedFindings` (kept compressed as they are found),
-    for a caller that reads them once it has let go of the result."""
+    `packed`: a `run.packed_findings.PackedFindings` the findings go into as they are found (its
+    `spill` takes the linter's list so far), returned instead of a list: for a caller that reads them
+    once it has let go of the result."""
     result, outcomes = replay.stream(steps)
     result.absent, result.stats = absent or {}, stats
     linter = _Linter(result, rules)
-    if pack_findings:
-        linter.packed = PackedFindings()
+    linter.packed = packed
     visit, kept, last = linter.visit, result.outcomes, {}
     lean = ch.linted if own_steps else None
     for i, outcome in enumerate(outcomes):  # one outcome per step, in order: outcome i is of steps[i]

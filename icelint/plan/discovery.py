@@ -56,7 +56,8 @@ note: Callable[[str], None] | None = None
 
 def natural_key(name: str) -> tuple:
     """`a2` < `a10`; case-insensitive, with the exact text as the last tie-break."""
-    parts = tuple((0, int(t), "") if t.isdigit() else (1, 0, t.lower()) for t in _NUM.split(name))
+    # `isdecimal`, what `\d` matches: a superscript `²` is a digit to `isdigit` but no number to `int`
+    parts = tuple((0, int(t), "") if t.isdecimal() else (1, 0, t.lower()) for t in _NUM.split(name))
     return parts + ((2, 0, name),)
 
 

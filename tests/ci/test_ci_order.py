@@ -41,6 +41,14 @@ def test_other_names_natural_sort(tmp_path: Path) -> None:
     assert names(discover([str(tmp_path)]), tmp_path) == ["a1b.sql", "a2.sql", "a10.sql", "B1.sql"]
 
 
+def test_digits_that_are_no_numbers_sort_as_text(tmp_path: Path) -> None:
+    """A superscript or circled digit between numbers (`a1²3`) is text; a non-ASCII decimal digit is a number."""
+    touch(tmp_path, "a1²3.sql", "a1①.sql", "a١٠.sql", "a9.sql")
+    assert names(discover([str(tmp_path)]), tmp_path) == ["a1²3.sql", "a1①.sql", "a9.sql", "a١٠.sql"]
+    result = icelint("check", "--no-cache", "a1²3.sql", cwd=tmp_path)
+    assert result.code == 0 and "internal error" not in result.err, result.err
+
+
 def test_natural_and_lexicographic_orders(tmp_path: Path) -> None:
     touch(tmp_path, "V10__b.sql", "V2__a.sql", "U1__undo.sql", "R__r.sql")
     assert names(discover([str(tmp_path)], "natural"), tmp_path) == ["R__r.sql", "U1__undo.sql", "V2__a.sql", "V10__b.sql"]

@@ -59,7 +59,7 @@ def test_only_the_first_findings_are_packed(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(packed_findings, "BATCH", 2)
     monkeypatch.setattr(packed_findings, "MAX_PACKED", 4)
     steps = parse_sources([SourceFile("t.sql", SQL * 3)]).steps
-    found, _ = checker.lint_replay(Replay(None), steps, ALL_RULES, pack_findings=True)
+    found, _ = checker.lint_replay(Replay(None), steps, ALL_RULES, packed=PackedFindings())
     assert 4 <= found.count < 4 + 4  # stopped at the first batch past the limit
     assert len(found._loose) > 2
     assert found.read() == lint_run(replay_text(SQL * 3, path="t.sql"), ALL_RULES)
@@ -143,7 +143,7 @@ def test_the_rule_corpus_findings_come_back_as_they_went_in(monkeypatch: pytest.
 
 
 def test_the_linter_packing_as_it_goes_finds_what_lint_run_finds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Over the rule corpus, a blob every three findings: `lint_replay(pack_findings=True)` read back
+    """Over the rule corpus, a blob every three findings: `lint_replay` into a `PackedFindings` read back
     equals `lint_run` of the same replay, every field."""
     monkeypatch.setattr(packed_findings, "BATCH", 3)
     seen = 0
@@ -153,7 +153,7 @@ def test_the_linter_packing_as_it_goes_finds_what_lint_run_finds(monkeypatch: py
         version = iceberg_version(files)
         plain = lint_run(replay(parse_sources([SourceFile.read(p) for p in files]), iceberg_version=version), ALL_RULES)
         steps = parse_sources([SourceFile.read(p) for p in files]).steps
-        found, _ = checker.lint_replay(Replay(None, iceberg_version=version), steps, ALL_RULES, own_steps=True, pack_findings=True)
+        found, _ = checker.lint_replay(Replay(None, iceberg_version=version), steps, ALL_RULES, own_steps=True, packed=PackedFindings())
         assert type(found) is PackedFindings
         _assert_same(plain, found.read())
         seen += len(plain)

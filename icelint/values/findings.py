@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Iterable
+
+from icelint.util.fast_init import fills_dict
 
 if TYPE_CHECKING:
     from icelint.values.fix import Fix
@@ -26,6 +28,7 @@ class Severity(str, Enum):
 _RANKS = {"info": 0, "warning": 1, "error": 2}
 
 
+@fills_dict  # its `__init__` fills the instance dict: a run can make tens of thousands (util/fast_init.py)
 @dataclass(frozen=True)
 class Finding:
     """One problem found: the rule, where (1-based line and column, end exclusive), the message, the help and the fix."""
@@ -48,13 +51,18 @@ class Finding:
     fix: Fix | None = field(default=None, compare=False)  # the safe alternative as edits (icelint/values/fix.py)
     impact: Impact | None = field(default=None, compare=False)  # the data at stake (model/stats.py)
 
-    @cached_property
+    @property
     def sort_key(self) -> tuple:
         """Files in migration order (`V2__` before `V10__`), then line, column, rule, message.
 
-        Derived once per finding (kept in the instance's dict, outside the compared fields): a run
-        sorts its findings several times (checker, suppressions, placeholders, the CLI)."""
-        return (*_path_key(self.path), self.line, self.column, self.rule, self.message)
+        Derived once per finding and kept in the instance's dict (outside the compared fields), as
+        `functools.cached_property` would, without its lock (~3 us a finding): a run sorts its
+        findings several times (checker, suppressions, placeholders, the CLI)."""
+        d = self.__dict__
+        key = d.get("_sort_key")
+        if key is None:
+            key = d["_sort_key"] = (*_path_key(self.path), self.line, self.column, self.rule, self.message)
+        return key
 
     def __hash__(self) -> int:
         # Equal findings have equal positions, rules and fields: hashing those few (not the message and

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pickle
 import zlib
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from icelint.values.findings import in_report_order
 
@@ -45,9 +45,9 @@ class PackedFindings:
 
     __slots__ = ("_blobs", "_loose", "count")
 
-    def __init__(self, findings: Iterable[Finding] = ()) -> None:
+    def __init__(self) -> None:
         self._blobs: list[bytes] = []
-        self._loose: list[Finding] = list(findings)
+        self._loose: list[Finding] = []
         self.count = 0  # findings in the blobs
 
     def spill(self, findings: list[Finding]) -> list[Finding]:

@@ -31,7 +31,9 @@ _RANKS = {"info": 0, "warning": 1, "error": 2}
 @fills_dict  # its `__init__` fills the instance dict: a run can make tens of thousands (util/fast_init.py)
 @dataclass(frozen=True)
 class Finding:
-    """One problem found: the rule, where (1-based line and column, end exclusive), the message, the help and the fix."""
+    """One problem found: the rule, where (1-based line and column, end exclusive), the message, the help and the fix.
+
+    A plain value: a long run keeps its list of findings compressed around it (`run/packed_findings.py`)."""
 
     rule: str  # ICE001
     name: str  # drop-then-add

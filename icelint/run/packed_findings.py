@@ -5,7 +5,7 @@ them small. Its findings are read only once the whole replay is over; until then
 the replay's states and steps (~850 bytes a finding, more for the findings that list a whole column
 order: 12 MB for the 14,000 findings of the 40,000-statement benchmark, at the run's peak).
 `checker.lint_replay(packed=PackedFindings())` hands its list to a `PackedFindings` every `BATCH`
-findings (`spill`: pickled and compressed together, ~60 bytes a finding, as the findings of one
+findings (`spill`: pickled and compressed together, 50-100 bytes a finding, as the findings of one
 batch repeat their rule's sentences) and `icelint.engine.check` reads them back (`read`) after it
 let go of the states and the steps, so that the two never coexist; what it reads back are the
 findings themselves, which go on to the reporters. Up to `MAX_PACKED` findings are packed; the

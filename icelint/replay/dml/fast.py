@@ -171,7 +171,7 @@ class _Tokens:
         return out
 
 
-# The parallel run's pre-check (parallel.py) and the replay ask for the same statements; a few only:
+# The parallel run's pre-check (run/parallel.py) and the replay ask for the same statements; a few only:
 # the cache holds each statement's text and shape, and the replay asks for each statement once. A
 # long statement is not kept (an INSERT of 2,000 columns and its shape: ~130 KB, 8 MB for 64 of
 # them on the migration x20): reading it twice costs less than holding it.

@@ -34,7 +34,8 @@ ALLOWED = {
     ("icelint.config.model", "_GLOB_CACHE"),
     # an Iceberg primitive type (a frozen value) → its Spark SQL name: a pure function of the type.
     ("icelint.rules.kit.help", "_PRIMITIVE_SQL"),
-    # a character after `\N{` ... → its Unicode character: a pure function of the name (unicodedata).
+    # a Python literal's kind (its quote, whether an f-string) → the regular expression of the
+    # characters that end a plain run in it: a pure function of the two.
     ("icelint.embedded.literals", "_SPECIALS"),
 }
 
@@ -198,6 +199,14 @@ def fine(x):
 def test_no_module_level_run_state() -> None:
     found = sorted(f"{m}.{n}: {how}" for m, n, how in all_run_state() if (m, n) not in ALLOWED | HANDLED_ELSEWHERE)
     assert found == []
+
+
+def test_rules_keep_no_cache_in_the_rule_context_dict() -> None:
+    """What a family of rules shares per statement goes through `RuleContext.shared` / `.memo`, what a
+    rule builds per run on `ctx.run`: nothing is slipped into a rule context's instance dict."""
+    hits = [f"{p.relative_to(ROOT)}:{i}" for folder in ("rules", "engine") for p in (PACKAGE / folder).rglob("*.py")
+            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if "ctx.__dict__" in line]
+    assert hits == []
 
 
 def test_the_allowed_memo_tables_still_exist() -> None:

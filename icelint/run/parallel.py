@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Callable, Sequence
 
-if TYPE_CHECKING:  # imported where used: `entry()` imports this module, and a cached run needs no replay
+if TYPE_CHECKING:  # imported where used: a cached run needs no replay
     from icelint.values import changes as ch
     from icelint.values.findings import Finding
 

@@ -71,6 +71,8 @@ def make_plan(
     if not paths and migrations is None and since is None:
         raise InputError("no paths given and no `migrations` folder configured ([tool.icelint] migrations = \"...\")")
 
+    if note is not None:  # a folder is listed more than once here: each skipped file said once
+        note = _once(note)
     named = discover(list(paths), order, note) if paths else []
     folders: list[Path] = [migrations] if migrations is not None else []
     if since is not None:
@@ -125,6 +127,17 @@ def deployments(plan: Plan):
     from icelint.plan import deployments as model
 
     return model(plan)
+
+
+def _once(note: Callable[[str], None]) -> Callable[[str], None]:
+    said: set[str] = set()
+
+    def once(line: str) -> None:
+        if line not in said:
+            said.add(line)
+            note(line)
+
+    return once
 
 
 def _folder(folder: Path, order: str, cwd: Path, note: Callable[[str], None] | None = None) -> list[Path]:

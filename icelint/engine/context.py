@@ -6,7 +6,7 @@ run is a replay and a lint of its own), and every `RuleContext` of that lint hol
 What a rule or the rules' kit builds once per run instead of once per finding lives here, never
 in a module: the look-ups over the run's outcomes (`icelint.rules.kit.outcomes`), the budget of
 "did you mean" comparisons (`icelint.rules.kit.help`), and the analyses a rule makes once over
-the whole run (`analyses`, keyed by the rule's code). A new run starts from a new context: nothing
+the whole run (`analyses`, keyed by the rule's name). A new run starts from a new context: nothing
 one check learnt leaks into the next one in the same process (a language server, the tests).
 """
 
@@ -24,7 +24,7 @@ class RunContext:
         self.result = result  # the `ReplayResult` being linted (its outcomes grow while the replay streams)
         self.index: Any = None  # the look-ups over `result.outcomes` (`rules.kit.outcomes.index`), built on first ask
         self.suggestions = 0  # name comparisons spent on "did you mean" so far (`rules.kit.help.SUGGESTION_BUDGET`)
-        self.analyses: dict[str, Any] = {}  # a rule's code → what it found once over the whole run
+        self.analyses: dict[str, Any] = {}  # a rule's name → what it found once over the whole run
 
 
 __all__ = ["RunContext"]

@@ -331,7 +331,9 @@ def test_fifo_in_a_folder_is_skipped_with_a_note_under_verbose(tmp_path: Path) -
     r = run(["check", mig], tmp_path)
     assert r.returncode == 0 and r.stderr == "" and "1 statement" in r.stdout, r.stderr
     r = run(["check", mig, "-v"], tmp_path)
-    assert r.returncode == 0 and "V2__pipe.sql: skipped (not a regular file)" in r.stderr
+    assert r.returncode == 0 and r.stderr.count("V2__pipe.sql: skipped (not a regular file)") == 1, r.stderr
+    r = run(["schema", mig, "-v"], tmp_path)  # the same plan, the same notes
+    assert r.returncode == 0 and r.stderr.count("V2__pipe.sql: skipped (not a regular file)") == 1, r.stderr
 
 
 @pytest.mark.parametrize("kind", ["dangling", "loop"])

@@ -20,6 +20,7 @@ from icelint.plan.pending import make_plan, parse_plan
 from icelint.engine.pipeline import parse_sources, replay
 from icelint.replay.dml import fast as dml_fast
 from icelint.rules.kit.base import RuleContext, TableHistory
+from icelint.engine.context import RunContext
 from icelint.values.source import SourceFile, TextSpan
 from icelint.syntax.ast import Placed, PlacedSpans
 
@@ -95,7 +96,7 @@ def test_diffs_are_kept_as_tuples_and_equal_the_lists_they_were_built_in():
     unchanged = [o for o in run.result.outcomes if o.diff is None]
     assert unchanged  # the INSERT and the statement Spark rejects change no schema
     for o in unchanged:  # the rules see one shared empty diff of tuples for them, not a new one each
-        d = RuleContext(o, run.result, TableHistory(), "db.t").diff
+        d = RuleContext(o, run.result, TableHistory(), "db.t", RunContext(run.result)).diff
         assert d is NO_CHANGE and d.added == () and d.removed == () and d.changed == () and d.renamed == []
 
 

@@ -362,55 +362,61 @@ def test_outcome_index_equals_the_scan_of_every_outcome() -> None:
     from icelint.replay.engine import Replay
     from icelint.values.source import SourceFile
 
+    from icelint.engine.context import RunContext
+
     result = replay_text(sql, path="m.sql").result
+    run = RunContext(result)  # the look-ups live on the run's context, built once for it
     outcomes = result.outcomes
     writers = [o for o in outcomes if isinstance(o.step, ch.Commit) and any(isinstance(c, ch.WriteData) for c in o.step.changes)]
     assert writers
     for table in {o.table for o in outcomes}:
         for k in range(-1, len(outcomes) + 1):
             expect = any(o.table == table and o.step.index > k for o in writers)
-            assert _outcome_index.writes_after(result, table, k) == expect, (table, k)
+            assert _outcome_index.writes_after(run, table, k) == expect, (table, k)
     for o in outcomes:
         sp = o.step.span
-        assert _outcome_index.statement_span(result, sp.path, sp.line) == sp
-    assert _outcome_index.statement_span(result, "m.sql", 99) is None
+        assert _outcome_index.statement_span(run, sp.path, sp.line) == sp
+    assert _outcome_index.statement_span(run, "m.sql", 99) is None
     # while the replay is still going (`checker.lint_replay`), after each step: the same answers
     # about the steps replayed so far, the steps ahead read by their (qualified) table names
     steps = parse_sources([SourceFile("m.sql", sql)]).steps
     streamed, ahead = Replay().stream(steps)
+    streamed_run = RunContext(streamed)  # one context for the whole stream: its look-ups grow with the outcomes
     for done in ahead:
         for table in {o.table for o in outcomes}:
             for k in range(-1, done.step.index + 1):
                 expect = any(o.table == table and o.step.index > k for o in writers)
-                assert _outcome_index.writes_after(streamed, table, k) == expect, (table, k, done.step.index)
+                assert _outcome_index.writes_after(streamed_run, table, k) == expect, (table, k, done.step.index)
 
 
 def test_outcome_index_spans_over_files_and_shared_lines() -> None:
     """Files with statements on the same line numbers, two statements on one line: the first
     statement starting at each (file, line) answers."""
     from icelint.engine.pipeline import replay_sources
+    from icelint.engine.context import RunContext
     from icelint.rules.kit import outcomes as _outcome_index
     from icelint.values.source import SourceFile
 
     a = "CREATE TABLE db.t (id bigint) USING iceberg; ALTER TABLE db.t ADD COLUMN x int;\nALTER TABLE db.t ADD COLUMN y int;\n"
     b = "ALTER TABLE db.t ADD COLUMN z int;\n\nALTER TABLE db.t DROP COLUMN x;\n"
     result = replay_sources([SourceFile("a.sql", a), SourceFile("b.sql", b), SourceFile("c.sql", a.replace("db.t", "db.u"))]).result
+    run = RunContext(result)
     outcomes = result.outcomes
     first: dict = {}
     for o in outcomes:
         first.setdefault((o.step.span.path, o.step.span.line), o.step.span)
     assert len(first) == 6 and len(outcomes) == 8
     for (path, line), sp in first.items():
-        assert _outcome_index.statement_span(result, path, line) is sp
-    assert _outcome_index.statement_span(result, "b.sql", 2) is None
-    assert _outcome_index.statement_span(result, "d.sql", 1) is None
-    assert _outcome_index.statement_span(result, "a.sql", 0) is None and _outcome_index.statement_span(result, "a.sql", 3) is None
+        assert _outcome_index.statement_span(run, path, line) is sp
+    assert _outcome_index.statement_span(run, "b.sql", 2) is None
+    assert _outcome_index.statement_span(run, "d.sql", 1) is None
+    assert _outcome_index.statement_span(run, "a.sql", 0) is None and _outcome_index.statement_span(run, "a.sql", 3) is None
     # found by the line's first offset: a statement indented on its line, a line inside a statement
     c = "CREATE TABLE db.v (id bigint,\n  x int) USING iceberg;\n   ALTER TABLE db.v ADD COLUMN y int;\n"
-    result = replay_sources([SourceFile("c.sql", c)]).result
-    second = result.outcomes[1].step.span
-    assert (second.line, second.column) == (3, 4) and _outcome_index.statement_span(result, "c.sql", 3) is second
-    assert _outcome_index.statement_span(result, "c.sql", 2) is None
+    run = RunContext(replay_sources([SourceFile("c.sql", c)]).result)
+    second = run.result.outcomes[1].step.span
+    assert (second.line, second.column) == (3, 4) and _outcome_index.statement_span(run, "c.sql", 3) is second
+    assert _outcome_index.statement_span(run, "c.sql", 2) is None
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -498,6 +504,7 @@ def test_drop_outcome_index_equals_the_scan() -> None:
     that drop and re-add columns (nested, replaced tables, REPLACE COLUMNS)."""
     from types import SimpleNamespace
 
+    from icelint.engine.context import RunContext
     from icelint.engine.pipeline import replay_sources
     from icelint.rules.kit.help_columns import drop_outcome
     from icelint.values.source import SourceFile
@@ -508,11 +515,12 @@ def test_drop_outcome_index_equals_the_scan() -> None:
     found = 0
     for sources in runs:
         result = replay_sources(sources).result
+        run = RunContext(result)
         ids = {f.id for o in result.outcomes for m in (o.before, o.after) if m is not None for _, f in m.schema.all_fields()}
         for o in result.outcomes[-60:] if len(result.outcomes) > 400 else result.outcomes:
             if o.table is None:
                 continue
-            ctx = SimpleNamespace(result=result, step=o.step, outcome=o)
+            ctx = SimpleNamespace(result=result, run=run, step=o.step, outcome=o, memo={})
             for fid in sorted(ids | {-1})[:40]:
                 want = _drop_outcome_by_scan(ctx, fid)
                 assert drop_outcome(ctx, fid) is want, (o.step.span, fid)
@@ -577,6 +585,7 @@ def test_first_reference_and_later_adds_equal_the_scans() -> None:
     replace, over the corpus and scripts that empty and refill structs; while the replay is still
     going, `adds_into` answers the same from the steps ahead, or raises `NeedsFuture` (an
     unqualified table name ahead), never a different answer."""
+    from icelint.engine.context import RunContext
     from icelint.engine.pipeline import parse_sources, replay_sources
     from icelint.replay.engine import Replay
     from icelint.rules.kit import outcomes as _outcome_index
@@ -589,11 +598,12 @@ def test_first_reference_and_later_adds_equal_the_scans() -> None:
     found = streamed_found = unsure = 0
     for sources in runs:
         result = replay_sources(sources).result
+        run = RunContext(result)
         outcomes = result.outcomes
         tables = {o.table for o in outcomes}
         for table in tables:
-            assert _outcome_index.first_reference(result, table) == next(o.step.index for o in outcomes if o.table == table)
-        assert _outcome_index.first_reference(result, "no.such") == -1
+            assert _outcome_index.first_reference(run, table) == next(o.step.index for o in outcomes if o.table == table)
+        assert _outcome_index.first_reference(run, "no.such") == -1
         parents = {tuple(p.lower() for p in path) for o in outcomes for m in (o.after,) if m is not None
                    for path, f in m.schema.all_fields() if not f.type.is_primitive}  # fmt: skip
         parents = sorted(parents)[:12]
@@ -601,18 +611,19 @@ def test_first_reference_and_later_adds_equal_the_scans() -> None:
             for parent in parents:
                 for after in range(-1, len(outcomes) + 1, max(1, len(outcomes) // 30)):
                     want = _adds_into_by_scan(result, table, parent, after)
-                    assert _outcome_index.adds_into(result, table, parent, after) is want, (table, parent, after)
+                    assert _outcome_index.adds_into(run, table, parent, after) is want, (table, parent, after)
                     found += want is not None
         if len(outcomes) > 400:
             continue
         steps = parse_sources(sources).steps
         partial, ahead = Replay().stream(steps)
+        partial_run = RunContext(partial)
         for done in ahead:
             for table in sorted(t for t in tables if t):
                 for parent in parents:
                     want = _adds_into_by_scan(result, table, parent, done.step.index)
                     try:
-                        got = _outcome_index.adds_into(partial, table, parent, done.step.index)
+                        got = _outcome_index.adds_into(partial_run, table, parent, done.step.index)
                     except NeedsFuture:
                         unsure += 1
                         continue

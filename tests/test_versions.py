@@ -124,7 +124,7 @@ def test_a_retired_version_keeps_only_its_difference(retire_soon) -> None:
     result, made = _stream(_long_script(5, 300, 200))
     s = next(s for s, _, _ in made if versions.is_retired(s))
     newer, start, removed, *items = s.__dict__["_retired"]
-    assert set(s.__dict__) <= {"schema_id", "identifier_field_ids", "_retired"}
+    assert set(s.__dict__) <= {"schema_id", "identifier_field_ids", "_retired", "_tables"}  # `_tables`: the lineage's store
     assert len(items) <= versions.MAX_SPLICE and start + removed <= len(newer.fields)
 
 

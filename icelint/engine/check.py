@@ -56,6 +56,7 @@ def merged(reports: list):
     out.inferred = [line for r in reports for line in r.inferred]
     out.statements_by_file = {k: v for r in reports for k, v in r.statements_by_file.items()}
     out.parts = {k: v for r in reports for k, v in r.parts.items()}
+    out.stats_incomplete = any(r.stats_incomplete for r in reports)
     return out
 
 
@@ -73,7 +74,8 @@ def _prepare(request, pack: bool) -> _Prepared:
     if not request.paths and given:  # in-memory inputs (stdin, editor buffers): placed in their folder
         plan = stdin_input.plan_texts(given, cfg.migrations, cfg.order)
     else:
-        plan = make_plan(list(request.paths), migrations=cfg.migrations, since=request.since, order=cfg.order)
+        plan = make_plan(list(request.paths), migrations=cfg.migrations, since=request.since, order=cfg.order,
+                         note=request.note)
     if len(plan.files) > 1 or request.since is not None:  # one file alone: no boundary, no history to weigh
         plan.git = git_facts(plan.files, request.since, texts)
     if not plan.pending and request.since is None:
@@ -207,7 +209,7 @@ def check(request):
 
     with packing_texts(long_run):
         statements = pending.statement_count
-        findings = lint_partitioned(parsed.steps, lint_steps)
+        findings = lint_partitioned(parsed.steps, lint_steps, allowed=request.parallel, stats=stats)
         if findings is None:
             steps, parsed.steps, pending.steps = parsed.steps, [], []
             findings = lint_steps(steps, own=True)
@@ -233,6 +235,7 @@ def check(request):
         report = Report(found, originals, statements, suppressed=outcome.suppressed,
                         rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url, parts=cells)
         report.inferred = list(prep.inferred)
+        report.stats_incomplete = bool(stats is not None and stats.incomplete)
         if request.positions:
             report.statements_by_file = embedded.statement_positions(pending.files, maps)
     return report

@@ -175,24 +175,21 @@ def relied_on(ctx: RuleContext) -> bool:
     the SET: it was rejected (a name in the wrong case, which the default resolution would find), it
     renames a column to a case variant of its name, or it leaves two names differing only in case side
     by side (which the default resolution rejects)."""
-    return _last_relying(ctx.whole_run()) > ctx.step.index
+    result = ctx.whole_run()
+    found = ctx.run.analyses  # found once per run (a scan of every later statement per SET made N of them quadratic)
+    last = found.get("case-sensitive-session")
+    if last is None:
+        last = found["case-sensitive-session"] = _last_relying(result)
+    return last > ctx.step.index
 
 
-_relying: list = [None, -1]  # [the run's outcomes, the step index of the last outcome that `_relies`]
-
-
-def _last_relying(run) -> int:
+def _last_relying(result) -> int:
     """The step index of the run's last statement that `_relies` on case-sensitive resolution (-1:
-    none): found once per run, from the end (a scan of every later statement per SET made N of
-    them quadratic)."""
-    if _relying[0] is not run.outcomes:
-        last = -1
-        for o in reversed(run.outcomes):
-            if o.case_sensitive and _relies(o):
-                last = o.step.index
-                break
-        _relying[:] = [run.outcomes, last]
-    return _relying[1]
+    none), found from the end."""
+    for o in reversed(result.outcomes):
+        if o.case_sensitive and _relies(o):
+            return o.step.index
+    return -1
 
 
 def _relies(o) -> bool:

@@ -95,10 +95,11 @@ class Readd(NamedTuple):
 
 def readds(ctx: RuleContext) -> list[Readd]:
     """Every freed name this step re-uses, classified (computed once per step for the three rules)."""
-    cached = ctx.__dict__.get("_readds")
-    if cached is None:
-        cached = ctx.__dict__["_readds"] = list(_readds(ctx))
-    return cached
+    return ctx.shared("readds", _all_readds)
+
+
+def _all_readds(ctx: RuleContext) -> list[Readd]:
+    return list(_readds(ctx))
 
 
 def _readds(ctx: RuleContext) -> Iterator[Readd]:
@@ -199,7 +200,7 @@ def readd_fix(ctx: RuleContext, r: Readd, help_: Proposed):
         f"Rename `{r.old.path}` aside to {help_.aside} instead of dropping it, so that its values stay readable "
         f"(the column stays: backfill `{'.'.join(r.path)}` from it and drop it in a later migration)"
     )
-    writes = _outcome_index.writes_after(ctx.result, drop.table, drop.step.index)  # not a scan per finding
+    writes = _outcome_index.writes_after(ctx.run, drop.table, drop.step.index)  # not a scan per finding
     if writes:  # rows written after the drop list one value fewer than the table then has
         return _fixes.Fix(_fixes.DISPLAY_ONLY, message + "; statements after the drop that write rows must list it too", fix.edits)
     return _fixes.Fix(fix.applicability, message, fix.edits)

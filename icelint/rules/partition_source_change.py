@@ -111,10 +111,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 def findings(ctx: RuleContext) -> list[Finding]:
     """This rule's findings and those of the partition rules split from it (ICE025, ICE026, ICE027),
     worked out once per statement (each of the four rules asks)."""
-    cached = ctx.__dict__.get("_partition_findings")
-    if cached is None:
-        cached = ctx.__dict__["_partition_findings"] = list(_findings(ctx))
-    return cached
+    return ctx.shared("partition_findings", _all_findings)
+
+
+def _all_findings(ctx: RuleContext) -> list[Finding]:
+    return list(_findings(ctx))
 
 
 def _findings(ctx: RuleContext) -> Iterator[Finding]:

@@ -258,7 +258,7 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
     if e.kind == "procedure":
         return f"check the procedure's arguments against the table's snapshots (`SELECT * FROM {_help.table_sql(table)}.snapshots`)"
     if e.kind == "unknown-column" and e.column and ctx.before is not None:
-        hint = _help.did_you_mean_column(ctx.before.schema, e.column)
+        hint = _help.did_you_mean_column(ctx.before.schema, e.column, ctx.run)
         if hint:
             return f"{hint} (`icelint schema` lists the columns; nested fields are addressed as a.b, list elements as a.element, map values as a.value)"
     if e.kind == "duplicate-column" and e.column and e.field_id is not None:
@@ -272,7 +272,7 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
 def _first_reference(ctx: RuleContext) -> int:
     """The step index of the run's first statement on this table (indexed: a scan per skipped
     statement made N statements on an unknown table quadratic)."""
-    return _outcome_index.first_reference(ctx.result, ctx.outcome.table)
+    return _outcome_index.first_reference(ctx.run, ctx.outcome.table)
 
 
 RULE = Rule(RUNTIME_RULE, "runtime-failure", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED, SKIPPED, ch.CreateTable}))

@@ -58,7 +58,7 @@ def retire(older: Any, newer: Any) -> bool:
     return True
 
 
-_KEPT = frozenset({"schema_id", "identifier_field_ids", "_retired"})
+_KEPT = frozenset({"schema_id", "identifier_field_ids", "_retired", "_tables"})  # `_tables`: its lineage's store (model/schema.py)
 
 
 def adopt(older: Any, new: Any) -> None:

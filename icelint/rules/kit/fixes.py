@@ -74,7 +74,7 @@ def statement_span(ctx, path: str, line: int):
     """The span of the step of this run that starts at `path:line`."""
     from icelint.rules.kit.outcomes import statement_span as _indexed
 
-    return _indexed(ctx.result, path, line)  # an index: a scan per finding is quadratic
+    return _indexed(ctx.run, path, line)  # an index: a scan per finding is quadratic
 
 
 def replace_columns_fix(ctx, help_text: str) -> Fix | None:

@@ -80,6 +80,7 @@ class _Linter:
         from icelint.rules.kit import help as _help
 
         _help.new_run()  # the run's budget of "did you mean" comparisons
+        rules = [r for r in rules if r.check is not None]  # the rules over files run elsewhere (`rules/kit/files.py`)
         self.result = result
         self.histories: dict[str, TableHistory] = {}
         self._findings: list[Finding] = []

@@ -57,7 +57,7 @@ def test_every_rule_module_is_registered(name: str) -> None:
 
 
 def test_every_registered_rule_has_a_module() -> None:
-    assert {r.check.__module__.rsplit(".", 1)[-1] for r in ALL_RULES} <= set(RULE_MODULES)
+    assert {(r.check or r.check_files).__module__.rsplit(".", 1)[-1] for r in ALL_RULES} <= set(RULE_MODULES)
 
 
 def test_lookup_by_code_and_name() -> None:

@@ -179,10 +179,10 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
     if e.kind == "identifier":
         return _help_tables.identifier_help(ctx, e)
     if e.kind == "default-value" and e.runtime is not None:
-        from icelint.rules import column_default_dropped
+        from icelint.rules.kit.help_defaults import default_spec, without_default_help
 
-        found = column_default_dropped.default_spec(ctx)
-        return column_default_dropped.without_default_help(ctx, *found) if found else None
+        found = default_spec(ctx)
+        return without_default_help(ctx, *found) if found else None
     if e.kind == "unsupported" and "Hive-style" in e.message:
         return _help_columns.hive_change_help(ctx, e)
     if e.kind == "sort-order":

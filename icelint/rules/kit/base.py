@@ -51,10 +51,10 @@ class Rule:
     stage: str | None = None  # when the engine calls `check_files` (`rules/kit/files.py`)
 
     @classmethod
-    def over_files(cls, id: tuple, check_files: Callable[..., Iterable[Finding]], doc: str, stage: str) -> "Rule":
-        """A rule over files: `Rule.over_files(("ICE060", "unresolved-placeholder", Severity.ERROR), check_files,
-        __doc__, TEXT)`."""
-        code, name, severity = id
+    def over_files(cls, rule_id: tuple, check_files: Callable[..., Iterable[Finding]], doc: str, stage: str) -> "Rule":
+        """A rule over files (`rules/kit/files.py`), from its (code, name, severity): `Rule.over_files(("ICE060",
+        "unresolved-placeholder", Severity.ERROR), check_files, __doc__, TEXT)`."""
+        code, name, severity = rule_id
         return cls(code, name, severity, None, doc, frozenset(), check_files, stage)
 
     @property

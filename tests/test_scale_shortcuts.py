@@ -14,7 +14,7 @@ import pytest
 from icelint.model.table import Schema
 from icelint.model.types import NestedField, PrimitiveType
 from icelint.rules.kit.base import FormerField, TableHistory
-from icelint.rules.drop_then_add import last_dropped
+from icelint.rules.dropped_names.analysis import last_dropped
 from icelint.values.source import LineIndex, Span
 from icelint.engine.suppress import Directive, Lookup
 from icelint.syntax.tokens import scan_gap
@@ -634,7 +634,7 @@ def test_first_reference_and_later_adds_equal_the_scans() -> None:
 
 def _relied_on_by_scan(run, index: int) -> bool:
     """What `relied_on` computed before `_last_relying`: every later outcome, for each SET."""
-    from icelint.rules.case_sensitive_session import _relies
+    from icelint.rules.case_sensitivity.analysis import _relies
 
     return any(o.case_sensitive and _relies(o) for o in run.outcomes if o.step.index > index)
 
@@ -642,7 +642,7 @@ def _relied_on_by_scan(run, index: int) -> bool:
 def test_relied_on_equals_the_scan_of_every_later_statement() -> None:
     from icelint.values import changes as ch
     from icelint.engine.pipeline import replay_sources
-    from icelint.rules.case_sensitive_session import _last_relying
+    from icelint.rules.case_sensitivity.analysis import _last_relying
     from icelint.values.source import SourceFile
     from tests.corpus import corpus_runs
 
@@ -761,11 +761,11 @@ def test_a_struct_in_a_message_lists_its_first_fields() -> None:
             assert message.endswith(f"with schema: struct<{listed}, ... {n - SHOWN_FIELDS} more fields>")
 
 
-def _adjust_by_scan(findings, parsed_files, maps, enabled, rule):
+def _adjust_by_scan(findings, parsed_files, maps, rules):
     """What `placeholders.adjust` computed before its searches: every hole for every statement,
     every broken statement for every parse error."""
     from icelint.values.findings import in_report_order
-    from icelint.engine.placeholders import PARSE_ERROR, unresolved_findings
+    from icelint.engine.placeholders import PARSE_ERROR, text_findings
 
     if not any(m.unresolved for m in maps.values()):
         return list(findings)
@@ -782,8 +782,7 @@ def _adjust_by_scan(findings, parsed_files, maps, enabled, rule):
             if any((sp.line, sp.column) <= h <= (sp.end_line, sp.end_column) for h in holes):
                 broken.setdefault(path, []).append(((sp.line, sp.column), (sp.end_line, sp.end_column)))
     out = [f for f in findings if not (f.rule == PARSE_ERROR and any(a <= (f.line, f.column) <= b for a, b in broken.get(f.path, ())))]
-    if rule.code in set(enabled):
-        out += unresolved_findings({p: m for p, m in maps.items() if p in files}, rule)
+    out += text_findings({p: m for p, m in maps.items() if p in files}, rules)
     return in_report_order(out)
 
 
@@ -795,7 +794,6 @@ def test_placeholder_adjust_equals_the_scan(seed: int) -> None:
     from icelint.engine.checker import lint_run
     from icelint.config import load_config
     from icelint.engine.pipeline import replay_sources
-    from icelint.rules import get
     from icelint.values.source import SourceFile
 
     rng = random.Random(seed)
@@ -807,9 +805,8 @@ def test_placeholder_adjust_equals_the_scan(seed: int) -> None:
     sources, maps = placeholders.prepare([SourceFile(p, t) for p, t in texts.items()], {"n": "1"} if seed % 2 else {})
     run = replay_sources(sources)
     found = lint_run(run, rules)
-    codes = [r.code for r in rules]
-    want = _adjust_by_scan(found, run.parsed, maps, codes, get("ICE060"))
-    assert placeholders.adjust(found, run.parsed, maps, codes, get("ICE060")) == want
+    want = _adjust_by_scan(found, run.parsed, maps, rules)
+    assert placeholders.adjust(found, run.parsed, maps, rules) == want
     assert any(f.rule == "ICE006" for f in found) or seed % 5  # most seeds have parse errors to drop or keep
 
 

@@ -31,16 +31,16 @@ from typing import Iterator
 
 from icelint.values import changes as ch
 from icelint.values.findings import Finding
-from icelint.rules import partition_source_change  # the partition rules share one analysis
+from icelint.rules.partition_sources import analysis  # the partition rules share one analysis
 from icelint.rules.kit.base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    return (f for f in partition_source_change.findings(ctx) if f.rule == RULE.code)
+    return (f for f in analysis.findings(ctx) if f.rule == RULE.code)
 
 
 RULE = Rule(
-    *partition_source_change.SOURCE_WIDENING,
+    *analysis.SOURCE_WIDENING,
     check,
     __doc__,
     triggers=frozenset({ch.UpdateColumnType, ch.HiveChangeColumn}),

@@ -60,8 +60,7 @@ from typing import Iterator
 
 from icelint.values.findings import Finding, Severity
 from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
-from icelint.rules.drop_then_add import RENAME, readd_fix, readd_help, readds, span_for
-from icelint.rules.rename_into_dropped_name import was_carried
+from icelint.rules.dropped_names.analysis import RENAME, readd_fix, readd_help, readds, span_for, was_carried
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

@@ -45,7 +45,7 @@ from typing import Iterator
 from icelint.values.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
-from icelint.rules.drop_then_add import DATA, EMPTY, readd_fix, readd_help, readds, replace_finding, span_for
+from icelint.rules.dropped_names.analysis import DATA, EMPTY, readd_fix, readd_help, readds, replace_finding, span_for
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

@@ -1,69 +1,10 @@
-"""Changing a column that a partition spec (current or older) is built on.
+"""The analysis the partition-source rules share: what a statement does to the columns that partition
+specs read (the current spec and older ones), and Iceberg's rejections of partition changes.
 
-## What it does
-Reports changes to partition source columns and partition-field commands that go wrong:
-- dropping a column the **current** spec uses (Iceberg rejects the commit);
-- dropping a column only an **older** spec uses as an identity partition, where Spark 3.5.9 +
-  Iceberg 1.10.2 accept it and then fail:
-  - a `string`, `decimal` or `binary` source (v1 and v2): time travel to the snapshots written
-    with the old spec fails (`java.lang.ClassCastException: class java.lang.String cannot be cast
-    to class org.apache.spark.unsafe.types.UTF8String`, and the same for `BigDecimal`/`Decimal` and
-    `HeapByteBuffer`/`[B`);
-  - on a **v1** table, of any source type, while another partition field is live in the current
-    spec (v1 keeps the old field as `void`): every later `INSERT` fails
-    (`java.lang.IllegalArgumentException: Cannot build accessor for field: null`).
-
-  The same drop of an `int`, `bigint`, `date`, `timestamp`, `timestamp_ntz`, `boolean`, `double`
-  or `float` source on v2 (or on v1 whose current spec is only void fields) breaks nothing in
-  Spark; it is ICE025, like older non-identity fields. So is the drop of a `string`, `decimal` or
-  `binary` source whose old spec never held a file, when the table's state proves it (no snapshot
-  references a manifest of that spec): there is nothing to time-travel into. Without a state, or
-  once the migration wrote the table, the old spec is presumed written;
-- with `iceberg-version = "1.9"`, dropping a column that **any** older spec uses, whatever the
-  transform (v1 and v2): Iceberg 1.9.2 accepts it, then every read, write and time travel of the
-  table fails (`ValidationException: Cannot find source column for partition field`; on 1.10 the
-  drops that keep working are ICE025);
-- widening a column used by an identity partition (accepted, then reads of older snapshots fail
-  with a `ClassCastException`; bucket/truncate sources keep their values: ICE026);
-- `ADD/DROP/REPLACE PARTITION FIELD` naming unknown columns or fields, or duplicates (error);
-- partition evolution that leaves two partition fields with the same field id (a v1 table upgraded
-  to v2, then re-partitioned on a dropped field): accepted, and then every read fails.
-
-## Why is this bad?
-Data files record their partition values under the spec they were written with, and old specs stay
-live for as long as any snapshot references them. A spec whose source column is gone, or whose
-source changed type, can no longer interpret those files.
-
-## Example
-```sql
-CREATE TABLE db.sales (id bigint, region string, sold_at timestamp) USING iceberg PARTITIONED BY (region);
-INSERT INTO db.sales VALUES (1, 'EU', TIMESTAMP '2024-01-01 00:00:00');
-ALTER TABLE db.sales REPLACE PARTITION FIELD region WITH days(sold_at);
-ALTER TABLE db.sales DROP COLUMN region;
-```
-
-## Use instead
-```sql
-CREATE TABLE db.sales (id bigint, region string, sold_at timestamp) USING iceberg PARTITIONED BY (region);
-INSERT INTO db.sales VALUES (1, 'EU', TIMESTAMP '2024-01-01 00:00:00');
-ALTER TABLE db.sales REPLACE PARTITION FIELD region WITH days(sold_at);
--- keep `region` until no snapshot references files of the old spec: rewrite them and expire the old
--- snapshots from a Spark session or job (not in a migration), then drop it in a later migration
-```
-
-Renaming a partition source is ICE027.
-
-## Fix
-`DROP PARTITION FIELD` / `REPLACE PARTITION FIELD` that name a partition field, or the column of a
-transform, in the wrong case: partition commands are case-sensitive whatever
-`spark.sql.caseSensitive` says (`Cannot find partition field to remove: Logged_At_Day`). When
-exactly one current partition field (or one column whose transform is a current partition field)
-matches the name ignoring case, the fix writes its exact name (`DROP PARTITION FIELD logged_at_day`,
-`DROP PARTITION FIELD bucket(4, id)`): safe, Spark accepts the statement and it does what it says
-(tests/differential/cases/620_partition_field_name_case).
-
-## References
-- apache/iceberg#4563, #10234 (reads fail after dropping an old partition source)
+`findings(ctx)` works out, once per statement, the findings of all four rules of the family:
+ICE003 `partition-source-change` (`partition_source_change.py`), ICE025
+`old-partition-source-drop`, ICE026 `partition-source-widening` and ICE027
+`partition-source-rename`; each rule keeps its own.
 """
 
 from __future__ import annotations
@@ -79,9 +20,6 @@ from icelint.rules.kit import positions as _positions
 from icelint.rules.kit.base import (
     PARTITION_CHANGES,
     PARTITION_RULE,
-    REJECTED,
-    SCHEMA_CHANGED,
-    Rule,
     RuleContext,
     RuleId,
     error_owner,
@@ -90,6 +28,7 @@ from icelint.config.target import old_partition_sources_bind
 from icelint.rules.kit.impact import impact
 
 # the family's members, whose findings this analysis makes (each module makes its `Rule` from its id)
+SOURCE_CHANGE = RuleId(PARTITION_RULE, "partition-source-change", Severity.ERROR)
 OLD_SOURCE_DROP = RuleId("ICE025", "old-partition-source-drop", Severity.WARNING)
 SOURCE_WIDENING = RuleId("ICE026", "partition-source-widening", Severity.INFO)
 SOURCE_RENAME = RuleId("ICE027", "partition-source-rename", Severity.WARNING)
@@ -99,18 +38,9 @@ SOURCE_RENAME = RuleId("ICE027", "partition-source-rename", Severity.WARNING)
 _SOURCE_CHANGES = (ch.DeleteColumn, ch.ReplaceColumns, ch.UpdateColumnType, ch.HiveChangeColumn, ch.RenameColumn)
 
 
-def check(ctx: RuleContext) -> Iterator[Finding]:
-    if not ctx.accepted:  # DROP/REPLACE PARTITION FIELD misspelt: the fix names the field exactly
-        from icelint.rules.kit.partition_names import with_fix
-
-        return (with_fix(ctx, f) for f in findings(ctx) if f.rule == RULE.code)
-    found = findings(ctx)
-    return (f for f in found if f.rule == RULE.code) if found else ()
-
-
 def findings(ctx: RuleContext) -> list[Finding]:
-    """This rule's findings and those of the partition rules split from it (ICE025, ICE026, ICE027),
-    worked out once per statement (each of the four rules asks)."""
+    """The findings of the four partition-source rules (ICE003, ICE025, ICE026, ICE027), worked out
+    once per statement (each of the four rules asks)."""
     return ctx.shared("partition_findings", _all_findings)
 
 
@@ -123,7 +53,7 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
         e = ctx.error
         assert e is not None
         msg, help_ = _help_tables.partition_reject(ctx, e)
-        yield ctx.finding(RULE, msg, help_, span=_positions.error_span(ctx, e), column=e.column, field_id=e.field_id)
+        yield ctx.finding(SOURCE_CHANGE, msg, help_, span=_positions.error_span(ctx, e), column=e.column, field_id=e.field_id)
         return
     if not ctx.accepted or ctx.before is None or ctx.after is None:
         return
@@ -154,7 +84,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                 names = ", ".join(sorted({f"{f.name} ({f.transform})" for f in fields}))
                 help_ = _help_tables.old_source_help(table, name)
                 if old_partition_sources_bind(ctx.result.iceberg_version):
-                    msg, rule = _binding_drop(ctx, fid, name, fields), RULE
+                    msg, rule = _binding_drop(ctx, fid, name, fields), SOURCE_CHANGE
                     help_ = (f"keep `{name}`: on Iceberg {ctx.result.iceberg_version} every partition spec of the table, "
                              "however old, must still find its source column")
                 elif identity:
@@ -200,7 +130,7 @@ def _source_changes(ctx: RuleContext, before: TableMetadata, after: TableMetadat
                     "any precision, alike; truncate works on the value), so files written before keep their partitions"
                 )
             yield ctx.finding(
-                RULE if identity else SOURCE_WIDENING,
+                SOURCE_CHANGE if identity else SOURCE_WIDENING,
                 msg,
                 _help_tables.widen_source_help(ctx, f_before, f_after)
                 if identity
@@ -247,7 +177,7 @@ _CCE = {
 
 def _identity_drop(
     ctx: RuleContext, before: TableMetadata, after: TableMetadata, fid: int, name: str, names: str
-) -> tuple[str, Rule]:
+) -> tuple[str, RuleId]:
     """The verdict on dropping the source of an older identity partition field, as Spark shows it.
 
     Time travel to the old snapshots fails for string/decimal/binary sources (v1 and v2); on v1, whose
@@ -280,7 +210,7 @@ def _identity_drop(
             f"the v1 table's current spec keeps it as a void field next to {', '.join(live)}"
         )
     if harms:
-        return f"{head}: Spark accepts it, but " + "; and ".join(harms), RULE
+        return f"{head}: Spark accepts it, but " + "; and ".join(harms), SOURCE_CHANGE
     return (
         f"{head}: on Iceberg {ctx.result.iceberg_version} Spark keeps reading and writing the table (old {type_} partition "
         f"values read back without their column), but {_ON_1_9}",
@@ -332,7 +262,7 @@ def _duplicate_field_ids(ctx: RuleContext, after: TableMetadata) -> Iterator[Fin
     if dup:
         names = ", ".join(f.name for f in after.spec.fields if f.field_id in dup)
         yield ctx.finding(
-            RULE,
+            SOURCE_CHANGE,
             f"`{ctx.table_name}`: the new partition spec {after.default_spec_id} holds partition field id {dup[0]} twice "
             f"({names}); Spark accepts it, but every later read, write and metadata query fails with "
             "'Multiple entries with same key'",
@@ -340,6 +270,3 @@ def _duplicate_field_ids(ctx: RuleContext, after: TableMetadata) -> Iterator[Fin
             "a name no partition field of any spec had (AS a new name) or with a different transform",
             span=next((c.span for c in ctx.changes if isinstance(c, PARTITION_CHANGES)), None),
         )
-
-
-RULE = Rule(PARTITION_RULE, "partition-source-change", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED, SCHEMA_CHANGED, *PARTITION_CHANGES}))

@@ -50,22 +50,12 @@ from typing import Iterator
 from icelint.values.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
-from icelint.rules.kit.backfill import carried
-from icelint.rules.kit.help_columns import drop_outcome
-from icelint.rules.drop_then_add import RENAME, readd_fix, readd_help, readds, span_for
+from icelint.rules.dropped_names.analysis import RENAME, readd_fix, readd_help, readds, span_for, was_carried
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     found = readds(ctx)
     return _check(ctx, found) if found else ()  # most statements re-use no freed name: no generator then
-
-
-def was_carried(ctx: RuleContext, r) -> bool:
-    """Whether the dropped field's values were written into the renamed field before the drop (ICE030)."""
-    drop = drop_outcome(ctx, r.old.field_id)
-    if drop is None:  # dropped before these migrations: no backfill can be seen
-        return False
-    return carried(ctx.result, ctx.outcome, r.field_id, r.old.path.rsplit(".", 1)[-1], drop.step.index)
 
 
 def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:

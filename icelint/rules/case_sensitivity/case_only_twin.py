@@ -33,13 +33,13 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.values.findings import Finding
-from icelint.rules import case_sensitive_session  # it tracks the session setting, and makes ICE029's findings
+from icelint.rules.case_sensitivity import analysis  # it tracks the session setting, and makes ICE029's findings
 from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    found = case_sensitive_session.findings(ctx)
+    found = analysis.findings(ctx)
     return (f for f in found if f.rule == RULE.code) if found else ()
 
 
-RULE = Rule(*case_sensitive_session.CASE_ONLY_TWIN, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))
+RULE = Rule(*analysis.CASE_ONLY_TWIN, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

@@ -1,34 +1,7 @@
-"""`SET spark.sql.caseSensitive=true` inside a migration script.
-
-## What it does
-Flags the setting, and tracks it: every later statement is resolved case-sensitively, as Spark
-would. When a column is then added or renamed to a name that differs only in case from an existing
-one (`Status` next to `status`), that statement is an error of its own (ICE029).
-
-## Why is this bad?
-With the setting on, Spark lets `Status` and `status` coexist. Every reader with the default
-settings then fails with `[AMBIGUOUS_REFERENCE] Reference status is ambiguous`, and every INSERT
-fails with `Multiple entries with same key`.
-
-## Example
-```sql
-CREATE TABLE db.orders (id bigint, status string) USING iceberg;
-SET spark.sql.caseSensitive=true;
-ALTER TABLE db.orders ADD COLUMN Status string;
-```
-
-## Use instead
-```sql
-CREATE TABLE db.orders (id bigint, status string) USING iceberg;
-ALTER TABLE db.orders ADD COLUMN status_code string;
-```
-
-## Fix
-Removes the `SET` statement, with its `;` and its line (unsafe: every later statement is then
-resolved case-insensitively, as Spark does by default, so a statement that relied on the setting,
-such as adding `Status` next to `status`, would then fail). When a later statement of the same run
-may rely on the setting (it was rejected, renames a column to a case variant of its name, or leaves
-two names differing only in case side by side), the fix is display-only: fix those statements first.
+"""The analysis the case-sensitivity rules share: `spark.sql.caseSensitive` set in a migration
+(ICE008 `case-sensitive-session`) and the names differing only in case that a statement makes,
+which Spark rejects or accepts depending on that setting (ICE029 `case-only-twin`).
+`findings(ctx)` makes the findings of both; each rule keeps its own.
 """
 
 from __future__ import annotations
@@ -40,19 +13,16 @@ from icelint.values import changes as ch
 from icelint.values.findings import Finding, Severity
 from icelint.values.fix import Applicability, Edit, Fix
 from icelint.rules.kit import positions as _positions
-from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext, RuleId
+from icelint.rules.kit.base import RuleContext, RuleId
 
-# ICE029, whose findings this rule's tracking of the session setting makes (rules/case_only_twin.py)
+# the family's members, whose findings this analysis makes (each module makes its `Rule` from its id)
+CASE_SENSITIVE_SESSION = RuleId("ICE008", "case-sensitive-session", Severity.WARNING)
 CASE_ONLY_TWIN = RuleId("ICE029", "case-only-twin", Severity.ERROR)
 
 
-def check(ctx: RuleContext) -> Iterator[Finding]:
-    found = findings(ctx)
-    return (f for f in found if f.rule == RULE.code) if found else ()
-
-
 def findings(ctx: RuleContext) -> Iterator[Finding]:
-    """This rule's findings, and the case-only twins it tracks (ICE029); () when there can be none
+    """The findings of ICE008 (a SET of `spark.sql.caseSensitive`) and ICE029 (the case-only twins
+    a statement makes, which depend on that setting); () when there can be none
     (asked twice per schema change: no generator then)."""
     if not ctx.outcome.case_sensitive and not isinstance(ctx.step, ch.SessionConfig):
         d = ctx.diff  # case-insensitive: only fields inside a column's type can be twins (see `_findings`)
@@ -66,7 +36,7 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
     if isinstance(step, ch.SessionConfig):
         if step.key.lower() == "spark.sql.casesensitive" and (step.value or "").strip().strip("'\"").lower() == "true":
             finding = ctx.finding(
-                RULE,
+                CASE_SENSITIVE_SESSION,
                 "`spark.sql.caseSensitive=true` makes every later statement resolve names case-sensitively, and lets "
                 "columns differing only in case coexist, which breaks readers with default settings",
                 "remove the SET; rename columns with RENAME COLUMN to names that differ by more than case",
@@ -249,6 +219,3 @@ def children_of(schema, parent_path: tuple[str, ...]):
 
     parent = schema.find(parent_path)
     return children(parent.type) if parent is not None else ()
-
-
-RULE = Rule("ICE008", "case-sensitive-session", Severity.WARNING, check, __doc__, triggers=frozenset({ch.SessionConfig, SCHEMA_CHANGED}))

@@ -45,7 +45,7 @@ from typing import Iterator
 from icelint.values import changes as ch
 from icelint.values.findings import Finding
 from icelint.model.types import is_untyped
-from icelint.rules import runtime_failure  # one place decides what is rejected and what is unknown
+from icelint.rules.failures import analysis  # one place decides what is rejected and what is unknown
 from icelint.rules.kit.base import SKIPPED, Rule, RuleContext
 
 UNTYPED_SKIP = "untyped-column:"  # `Outcome.skipped` of a step that reaches into a column of unknown type
@@ -53,7 +53,7 @@ UNTYPED_SKIP = "untyped-column:"  # `Outcome.skipped` of a step that reaches int
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
 
-    yield from (f for f in runtime_failure.findings(ctx) if f.rule == RULE.code)
+    yield from (f for f in analysis.findings(ctx) if f.rule == RULE.code)
     yield from _untyped(ctx)
 
 
@@ -167,6 +167,6 @@ def _help(table: str) -> str:
 
 
 RULE = Rule(
-    *runtime_failure.UNKNOWN_SCHEMA, check, __doc__,
+    *analysis.UNKNOWN_SCHEMA, check, __doc__,
     triggers=frozenset({ch.CreateTable, SKIPPED, ch.UpdateColumnType, ch.HiveChangeColumn, ch.AddPartitionField, ch.ReplacePartitionField, ch.SetWriteOrder}),
 )  # fmt: skip

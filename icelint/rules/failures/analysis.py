@@ -1,59 +1,7 @@
-"""A statement Spark or Iceberg would reject when the migration runs.
-
-## What it does
-Replays every statement against the table state and reports those that fail: unknown tables or
-columns, adding a name that exists (Spark compares names case-insensitively), renaming onto an
-existing name, dropping an identifier field or a column of the current sort order, identifier
-fields that are optional, float/double or nested in a list or map, moving a column to another
-struct, downgrading `format-version`, reserved properties, unsupported types, and the Hive table
-commands Spark refuses on an Iceberg table (`ADD|DROP PARTITION`, `TRUNCATE TABLE ... PARTITION`,
-`MSCK REPAIR TABLE`, `ANALYZE TABLE`, `SET SERDE`, `CREATE INDEX`, `CREATE TABLE ... LIKE`), whose help writes the `DELETE` or `UPDATE` that
-does what a partition's drop or rename meant. An `INSERT ... SELECT` whose value lands, by position,
-in a column that cannot take it is reported at that value, with the column's field id; its help
-names the columns in a column list when the SELECT's names are the table's (Spark then writes by
-name). A write to a branch by name (`INSERT INTO db.t.branch_audit`, write-audit-publish) is checked
-against the table's schema and needs the branch to exist; a tag or a snapshot named so
-(`db.t.tag_v1`) takes no writes, and DDL on such a name finds no table: the help writes the
-statement on the table itself. The message quotes the engine's own error.
-
-A table that no state describes and no earlier statement creates is reported once, at the first
-statement that names it: icelint cannot check it. `REPLACE COLUMNS` on a table with identifier fields
-is rejected (it would delete the row key): the message says what the statement does (every column
-re-added under a new field id) and the help and fix are the net change that keeps every field id,
-nullability and the row key, as for `drop-then-add` (ICE001). `DROP TABLE` of a table that is not there says
-which case it is: never known (Spark fails only where the catalog lacks it), absent from the
-catalog or warehouse icelint was given, or dropped or renamed by an earlier statement; the help
-offers `DROP TABLE IF EXISTS` where the table may not exist.
-
-## Why is this bad?
-A failing statement stops the migration half-way: the statements before it are committed, the
-ones after it are not, and the table is left in a state no one planned.
-
-## Example
-```sql
-CREATE TABLE db.users (id bigint NOT NULL, email string) USING iceberg;
-ALTER TABLE db.users ADD COLUMN Email string;
-```
-
-## Use instead
-```sql
-CREATE TABLE db.users (id bigint NOT NULL, email string) USING iceberg;
-ALTER TABLE db.users ADD COLUMN email_verified boolean;
-```
-
-## Fix
-A Hive-style `CHANGE COLUMN a b type` that renames: `RENAME COLUMN a TO b`, then `ALTER COLUMN b TYPE
-type` / `COMMENT` / `FIRST | AFTER` where it asks for them; safe, it does exactly what was asked.
-`CHANGE COLUMN ... NOT NULL` on an optional column: the same without `NOT NULL` (unsafe: the column
-stays optional). Dropping an identifier field or a column of the write order: the identifier fields
-or the sort order changed first, then the drop; display-only, because it makes a drop succeed that
-failed (the column and its values go) and changes what upserts key on or how files are laid out.
-
-`REPLACE COLUMNS` on a table with identifier fields: the net `ADD` / `DROP` / `RENAME` / `ALTER
-COLUMN` statements, as ICE001's fix (safe when every listed column is matched by name).
-
-## References
-- Spark 3.5 `CheckAnalysis`, Iceberg `SchemaUpdate` validation messages
+"""The analysis the failure rules share: one place decides, for each statement, whether Spark or
+Iceberg rejects it (ICE005 `runtime-failure`, unless a specialised rule claims the rejection,
+`kit.base.error_owner`) or whether icelint cannot know its table's schema (ICE028 `unknown-schema`).
+`findings(ctx)` makes the findings of both; each rule keeps its own.
 """
 
 from __future__ import annotations
@@ -72,15 +20,13 @@ from icelint.rules.kit import outcomes as _outcome_index
 from icelint.rules.kit import positions as _positions
 from icelint.rules.kit.base import (
     RuleId,
-    REJECTED,
     RUNTIME_RULE,
-    SKIPPED,
-    Rule,
     RuleContext,
     error_owner,
 )
 
-# ICE028, whose findings the same decision makes (rules/unknown_schema.py): rejected or not knowable
+# the family's members, whose findings this analysis makes (each module makes its `Rule` from its id)
+RUNTIME_FAILURE = RuleId(RUNTIME_RULE, "runtime-failure", Severity.ERROR)
 UNKNOWN_SCHEMA = RuleId("ICE028", "unknown-schema", Severity.INFO)
 
 _HELP = {
@@ -99,18 +45,15 @@ _HELP = {
 }
 
 
-def check(ctx: RuleContext) -> Iterator[Finding]:
-    return (f for f in findings(ctx) if f.rule == RULE.code)
-
-
 def findings(ctx: RuleContext) -> Iterator[Finding]:
-    """This rule's findings, and tables whose schema icelint cannot know (ICE028)."""
+    """The statements Spark or Iceberg rejects that no other rule claims (ICE005), and the tables
+    whose schema icelint cannot know (ICE028)."""
     table = ctx.table_name
     if ctx.outcome.skipped == "unknown-table" and ctx.step.index == _first_reference(ctx):
         where = ctx.result.absent.get(ctx.outcome.table or "")
         if where is not None:  # the catalog (or warehouse) was asked: Spark would not find the table either
             yield ctx.finding(
-                RULE,
+                RUNTIME_FAILURE,
                 f"table `{table}` does not exist in {where}: Spark fails here with [TABLE_OR_VIEW_NOT_FOUND] "
                 "(and so does every later statement on it)",
                 f"create the table first, or check the table name and the catalog (`{table}`)",
@@ -122,7 +65,7 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
         if ref is not None and ctx.commit.ref_unplaced:  # `db.t.branch_x`: neither `db.t` nor a table of that name known
             also = f" (nor table `{ref.parent}`, of which the name would be {ref.label})"
         yield ctx.finding(
-            RULE,
+            RUNTIME_FAILURE,
             f"table `{table}` is not known here{also}: no state was given for it and no earlier statement creates it, so "
             "its statements cannot be checked until it is created",
             _help_tables.known_table_hint(ctx)
@@ -160,7 +103,7 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
         who = f"on Iceberg {e.runtime}, {who}"
     help_ = _specific_help(e, table, ctx) or _HELP.get(e.kind)
     yield ctx.finding(
-        RULE,
+        RUNTIME_FAILURE,
         f"`{table}`: {who}: {e.quoted.splitlines()[0]}",
         help_,
         span=_positions.error_span(ctx, e),
@@ -176,7 +119,7 @@ def _replace_columns_rejected(ctx: RuleContext, e, table: str) -> Finding:
     keys = ", ".join(f"`{schema.name_of(i)}` (field id {i})" for i in schema.identifier_field_ids)
     help_ = _help_replace.replace_columns_help(ctx)
     return ctx.finding(
-        RULE,
+        RUNTIME_FAILURE,
         f"`{table}`: {_help_replace.HEAD}, which would make every existing row read NULL in each of them, and Iceberg "
         f"rejects it because it would delete the row key {keys} (\"{e.quoted.splitlines()[0].split('. ')[0]}\")",
         help_.text,
@@ -193,7 +136,7 @@ def _drop_of_no_table(ctx: RuleContext, e, table: str) -> Finding:
     span = _positions.error_span(ctx, e)
     if e.never_known and where is not None:  # (a table the run made and dropped is reported below)
         return ctx.finding(
-            RULE,
+            RUNTIME_FAILURE,
             f"table `{table}` does not exist in {where}: Spark fails here with [TABLE_OR_VIEW_NOT_FOUND]",
             f"there is no `{table}` to drop: check the table name and the catalog, or remove the statement; where "
             f"the table may not exist (another environment), write {if_exists}",
@@ -201,7 +144,7 @@ def _drop_of_no_table(ctx: RuleContext, e, table: str) -> Finding:
         )
     if e.never_known:
         return ctx.finding(
-            RULE,
+            RUNTIME_FAILURE,
             f"table `{table}` is not known here: no state was given for it and no earlier statement creates it, so "
             "this DROP TABLE cannot be checked (where the table does not exist, Spark fails here with "
             "[TABLE_OR_VIEW_NOT_FOUND])",
@@ -210,7 +153,7 @@ def _drop_of_no_table(ctx: RuleContext, e, table: str) -> Finding:
             span=span,
         )
     return ctx.finding(
-        RULE,
+        RUNTIME_FAILURE,
         f"`{table}`: Spark rejects this statement: {e.quoted.splitlines()[0]}",
         f"`{table}` no longer exists here (an earlier statement dropped or renamed it): remove this statement, "
         f"or write {if_exists}",
@@ -236,10 +179,10 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
     if e.kind == "identifier":
         return _help_tables.identifier_help(ctx, e)
     if e.kind == "default-value" and e.runtime is not None:
-        from icelint.rules import column_default_dropped
+        from icelint.rules.kit.help_defaults import default_spec, without_default_help
 
-        found = column_default_dropped.default_spec(ctx)
-        return column_default_dropped.without_default_help(ctx, *found) if found else None
+        found = default_spec(ctx)
+        return without_default_help(ctx, *found) if found else None
     if e.kind == "unsupported" and "Hive-style" in e.message:
         return _help_columns.hive_change_help(ctx, e)
     if e.kind == "sort-order":
@@ -273,6 +216,3 @@ def _first_reference(ctx: RuleContext) -> int:
     """The step index of the run's first statement on this table (indexed: a scan per skipped
     statement made N statements on an unknown table quadratic)."""
     return _outcome_index.first_reference(ctx.run, ctx.outcome.table)
-
-
-RULE = Rule(RUNTIME_RULE, "runtime-failure", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED, SKIPPED, ch.CreateTable}))

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from tests.fuzz_inputs import check_metadata_file, check_sql_file, metadata_files, sql_files  # noqa: E402
+from tests.faults.fuzz_inputs import check_metadata_file, check_sql_file, metadata_files, sql_files  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 

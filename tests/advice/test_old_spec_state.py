@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_cli import run
+from tests.cli.test_commands import run
 
 DDL = (
     "CREATE TABLE db.sales (id bigint NOT NULL, region string, sold_at timestamp) USING iceberg PARTITIONED BY (region);\n"

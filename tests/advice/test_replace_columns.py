@@ -9,7 +9,7 @@ from pathlib import Path
 
 from icelint.rules.kit.help import proposals
 from tests.advice.test_recipes import _findings
-from tests.test_cli import run
+from tests.cli.test_commands import run
 
 CUSTOMERS = (
     "V1__customers.sql",

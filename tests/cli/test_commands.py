@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "fixtures" / "rules"
 REPLAY = ROOT / "fixtures" / "replay"
-SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+SNAPSHOTS = Path(__file__).resolve().parents[1] / "snapshots"
 
 # --------------------------------------------------------------------------- helpers
 

@@ -12,7 +12,7 @@ from typing import Callable
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOOD_META = ROOT / "fixtures" / "replay" / "37_setup_old_partition_spec" / "before" / "db.sales.metadata.json"
 ONE_STATEMENT = "ALTER TABLE db.sales ADD COLUMN channel string;\n"
 

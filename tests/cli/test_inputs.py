@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from icelint.plan.discovery import MIGRATION_SUFFIXES
-from tests.test_cli import run
+from tests.cli.test_commands import run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CREATE = "CREATE TABLE db.events (id bigint, kind string) USING iceberg;\n"
 
 

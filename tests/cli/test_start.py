@@ -8,7 +8,7 @@ import textwrap
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Runs icelint one way or the other; an import hook prints the collector's state at the moment
 # `icelint.cli.main` starts loading (the process ends with os._exit, so it is printed there and then).

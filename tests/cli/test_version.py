@@ -14,7 +14,7 @@ except ModuleNotFoundError:  # Python 3.10
 
 import icelint
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_version_constant_matches_pyproject() -> None:

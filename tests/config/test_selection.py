@@ -11,7 +11,7 @@ import pytest
 from icelint.config import load_config
 from icelint.config.selection import enabled, level, registry
 from icelint.values.source import InputError
-from tests.test_cli import ERROR, put, run
+from tests.cli.test_commands import ERROR, put, run
 
 ALL_CODES = [r.code for r in registry()]
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import run
+from tests.cli.test_commands import run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "pyspark"
 
 
@@ -285,7 +285,7 @@ def test_diff_stdin_and_crlf(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from tests.test_cli import _env
+    from tests.cli.test_commands import _env
 
     p = subprocess.run([sys.executable, "-m", "icelint", "check", "-", "--stdin-filename", "V2__y.py", "--fix", "--no-cache"],
                        input=CREATE + call, capture_output=True, text=True, cwd=tmp_path, env=_env(), timeout=120)  # fmt: skip

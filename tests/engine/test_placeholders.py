@@ -10,7 +10,7 @@ import pytest
 
 from icelint.engine.placeholders import FileMap, substitute
 from icelint.values.source import SourceFile
-from tests.test_cli import put, run
+from tests.cli.test_commands import put, run
 
 SQL = (
     "CREATE TABLE ${schema}.events (id bigint, payload string) USING iceberg;\n"

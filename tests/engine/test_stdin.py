@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.test_cli import ERROR, _env, put
+from tests.cli.test_commands import ERROR, _env, put
 
 READD = "ALTER TABLE db.events DROP COLUMN payload;\nALTER TABLE db.events ADD COLUMN payload binary;\n"
 CREATE = "CREATE TABLE db.events (id bigint, payload string) USING iceberg;\nINSERT INTO db.events VALUES (1, 'a');\n"

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOT = ROOT / "examples" / "snapshots" / "db.events.metadata.json"
 
 CREATE = "CREATE TABLE db.events (id bigint, payload string, account_id bigint) USING iceberg;\nINSERT INTO db.events VALUES (1, 'a', 2);\n"

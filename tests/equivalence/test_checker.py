@@ -1,6 +1,8 @@
-"""`icelint check` lints each outcome as the replay makes it (`checker.lint_replay`) and keeps of it
-only what later rules look back at: the same findings as linting a replay that is over
-(`checker.lint_run`), on every script of the corpus and on the cases that must look ahead."""
+"""`engine/checker.py`'s shortcuts find what the plain computations find. `icelint check` lints each
+outcome as the replay makes it (`checker.lint_replay`) and keeps of it only what later rules look back at: the same findings as linting a replay that is over
+(`checker.lint_run`), on every script of the corpus and on the cases that must look ahead.
+Rule dispatch by trigger loses nothing: calling every rule on every outcome finds the same. And what
+the shortcuts of `lint_run` rest on."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from icelint.replay.engine import PastState, Replay
 from icelint.rules import ALL_RULES
 from icelint.rules.kit import base as _base
 from icelint.values.source import SourceFile
-from tests.corpus import corpus_runs, deployments, run_id
+from tests.corpus import corpus_runs, deployments, iceberg_version, run_id
 
 RUNS = corpus_runs()
 
@@ -149,7 +151,7 @@ def test_drops_found_among_slimmed_outcomes_are_the_drops_of_the_whole_replay() 
     from types import SimpleNamespace
 
     from icelint.rules.kit.help_columns import drop_outcome
-    from tests.test_scale_shortcuts import _drop_scripts
+    from tests.equivalence.test_kit_help_columns import _drop_scripts
 
     checked = 0
     for i, text in enumerate(_drop_scripts()):
@@ -257,3 +259,36 @@ def test_icelint_check_in_one_process_keeps_linted_steps_lean(tmp_path, monkeypa
     monkeypatch.setattr(ch, "linted", lambda s: s)
     plain = CliRunner().invoke(main, ["check", "--no-cache", "--format", "json", str(f)])
     assert lean.exit_code == plain.exit_code == 1 and lean.output == plain.output and "ICE001" in lean.output
+
+
+@pytest.mark.parametrize("files", RUNS, ids=run_id)
+def test_dispatch_finds_what_calling_every_rule_finds(files: list[Path]) -> None:
+    run = replay(parse_sources([SourceFile.read(p) for p in files]), iceberg_version=iceberg_version(files))
+    assert lint_run(run, ALL_RULES) == lint_run(run, ALL_RULES, dispatch=False)
+    if len(files) > 1:  # and with a deployment between the files (tables presumed to hold data)
+        parsed = parse_sources([SourceFile.read(p) for p in files])
+        parsed.deployments = deployments(files)
+        run = replay(parsed)
+        assert lint_run(run, ALL_RULES) == lint_run(run, ALL_RULES, dispatch=False)
+
+
+def test_the_corpus_makes_every_rule_report() -> None:
+    """Without this, the equivalence above could hold because no rule ever reports."""
+    seen = set()
+    for files in RUNS:
+        run = replay(parse_sources([SourceFile.read(p) for p in files]), iceberg_version=iceberg_version(files))
+        seen.update(f.rule for f in lint_run(run, ALL_RULES, dispatch=False))
+    # rules with no trigger (ICE100, ICE060) report from passes after the rules: suppressions, placeholders
+    assert seen >= {r.code for r in ALL_RULES if r.triggers != frozenset()}
+    assert {"ICE100", "ICE060"} <= {r.code for r in ALL_RULES if r.triggers == frozenset()}
+
+
+def test_every_rule_declares_its_triggers() -> None:
+    for rule in ALL_RULES:
+        assert rule.triggers is not None, rule.code
+
+
+def test_write_data_has_no_subclass() -> None:
+    """lint_run looks for a row-writing change only when the classes of the step's changes (its trigger
+    kinds) include WriteData itself: a subclass of it would be missed there."""
+    assert ch.WriteData.__subclasses__() == []

@@ -14,7 +14,7 @@ from icelint.replay.dml import fast as dml_fast
 from icelint.replay.errors import ReplayError
 from icelint.values.source import Span
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CREATE = (
     "CREATE TABLE db.t (id bigint NOT NULL, Kind string, d date, ts timestamp, n int, b boolean, "
     "s struct<a: int>, tags array<string>) USING iceberg"

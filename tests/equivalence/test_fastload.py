@@ -16,7 +16,7 @@ from icelint.model import metadata
 from icelint.model.storage import fastload
 from icelint.model.metadata import parse_metadata_bytes
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "replay"
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "replay"
 MULTI_SCHEMA = sorted(
     p for p in FIXTURES.glob("*/expected/*.metadata.json") if len(json.loads(p.read_text())["schemas"]) >= 3
 )

@@ -1,4 +1,6 @@
-"""A finding with long texts keeps them compressed (`findings._pack`) and reads as one that does not."""
+"""`values/findings.py`'s shortcuts: a finding with long texts keeps them compressed (`findings._pack`)
+and reads as one that does not; `Finding`'s own `__init__` and hash store and give what the
+dataclass's would; findings at one place on other fields are not compared text by text."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ import pytest
 
 from icelint.values import findings as fmod
 from icelint.values.findings import PACK_MIN, Finding, Severity
+from pathlib import Path
+from tests.corpus import corpus_runs, lint_files, run_id
 
 WORDS = ["`events`", "column", "→", "…", "shift", "position", "\udc80", "é", "名前", "INSERT INTO db.t VALUES (1)", " ", "\n", "\0"]
 
@@ -140,3 +144,70 @@ def test_icelint_check_packs_texts_only_in_long_runs(tmp_path, monkeypatch: pyte
     assert kinds == [{str}, {fmod._Packed}]
     assert short.exit_code == long.exit_code == 1 and short.output == long.output and "ICE001" in short.output
     assert vars(_finding(random.Random(1), "x" * PACK_MIN, None))["message"].__class__ is fmod._Packed  # restored
+
+
+def test_findings_at_one_place_on_other_fields_are_not_compared_text_by_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A struct's fields reported at one place (ICE029 on `struct<f0, F0, f1, F1, ...>`): findings that
+    differ only in their field hash apart, so deduplicating them compares no pair of texts (each
+    comparison unpacked two long messages: quadratic before); equal findings still collapse."""
+    from icelint.values import findings as fmod
+    from icelint.values.findings import Finding, Severity, in_report_order
+
+    made = [Finding(rule="ICE029", name="n", severity=Severity.ERROR, path="m.sql", line=2, column=29, end_line=2,
+                    end_column=60, message=f"`s.F{i}` (field id {i}) " + "x" * 300, help="h" * 300, column_path=f"s.F{i}",
+                    field_id=i) for i in range(2000)]  # fmt: skip
+    compared = [0]
+    eq = Finding.__eq__
+
+    def counting(a, b):
+        compared[0] += 1
+        return eq(a, b)
+
+    monkeypatch.setattr(fmod.Finding, "__eq__", counting)
+    out = in_report_order(made + made[:10])
+    assert len(out) == 2000 and {f.field_id for f in out} == set(range(2000))
+    assert compared[0] < 100  # the ten repeats, and no more than a few hash collisions
+
+
+RUNS = corpus_runs()
+
+
+_lint = lint_files
+
+
+def _fields_of(f: Finding) -> dict:
+    """A finding's instance dict as the dataclass's own `__init__` fills it (long texts unpacked)."""
+    return {k.name: getattr(f, k.name) for k in fields(Finding)}
+
+
+@pytest.mark.parametrize("files", RUNS, ids=run_id)
+def test_finding_init_over_the_corpus(files: list[Path]) -> None:
+    _, findings = _lint(files)
+    for f in findings:
+        again = Finding.__new__(Finding)
+        Finding._plain_init(again, **{k.name: getattr(f, k.name) for k in fields(Finding)})
+        assert again == f and vars(again) == _fields_of(f)
+        assert hash(again) == hash(f) and again.sort_key == f.sort_key
+
+
+def test_finding_init_and_hash() -> None:
+    rng = random.Random(1406)
+    for _ in range(500):
+        values = {
+            "rule": rng.choice(["ICE001", "ICE100"]), "name": "n", "severity": rng.choice(list(Severity)),
+            "path": rng.choice(["a.sql", "V2__b.sql"]), "line": rng.randrange(1, 4), "column": rng.randrange(1, 4),
+            "end_line": 4, "end_column": 9, "message": rng.choice(["m", "n"]),
+        }
+        if rng.random() < 0.5:
+            values |= {"help": "h", "table": "db.t", "field_id": 3, "statement_index": 2, "suppressed_reason": "r"}
+        fast = Finding(**values)
+        plain = Finding.__new__(Finding)
+        Finding._plain_init(plain, **values)
+        assert fast == plain and vars(fast) == vars(plain) and hash(fast) == hash(plain)
+        positional = Finding(*[values[k.name] for k in fields(Finding) if k.name in values][:9])
+        assert positional == Finding(**{k: values[k] for k in list(values)[:9]})
+        with pytest.raises(AttributeError):
+            fast.line = 5  # type: ignore[misc]
+        assert fast.sort_key == (*Finding.sort_key.fget(plain),) and fast.sort_key is fast.sort_key
+        other = replace(fast, message=fast.message + "x")
+        assert other != fast and other.sort_key[-1] == fast.message + "x"

@@ -1,7 +1,9 @@
-"""`_help.simple_statements` (help SQL of two simple shapes split without parsing) answers only what
+"""`rules/kit/help.py`'s shortcuts answer as the plain computations. `_help.simple_statements` (help SQL of two simple shapes split without parsing) answers only what
 the parser answers: every statement parsed, each spanning exactly the part it returns. Over
 generated texts (plain names, every keyword's words, quoted names, spacing variants) and over every
-SQL the help lines of the fixture corpus propose."""
+SQL the help lines of the fixture corpus propose. The type's SQL cached, the proposals of a help
+found without searching the whole prefix, a free name found as before, and the "did you mean"
+suggestions bounded per run."""
 
 from __future__ import annotations
 
@@ -19,6 +21,9 @@ from icelint.values.source import SourceFile
 from icelint.syntax import ast
 from icelint.syntax.tokenizer import KEYWORDS
 from tests.corpus import corpus_runs
+from pathlib import Path
+from tests.corpus import lint_files, run_id
+from icelint.rules.kit.help import free_name
 
 KEYWORD_WORDS = sorted({w for k in KEYWORDS for w in re.split(r"[^A-Za-z0-9_]+", k) if w})
 
@@ -116,3 +121,103 @@ def test_simple_statements_agree_with_the_parser_on_the_corpus_helps() -> None:
             for _, text in _help.proposals(f.help or ""):
                 fast += _agrees(text)
     assert fast > 0
+
+
+def test_suggestions_are_bounded_per_run_and_start_afresh() -> None:
+    """Thousands of unknown tables beside thousands of known ones: the first get "did you mean",
+    within the run's budget of name comparisons; later ones go without; the next run starts afresh
+    (its first unknown table gets its suggestion again)."""
+    from icelint.engine.checker import lint_run
+    from icelint.config import load_config
+    from icelint.engine.pipeline import replay_text
+    from icelint.rules.kit import help as _help
+
+    n = 400
+    sql = "".join(f"CREATE TABLE db.orders_{i} (id int) USING iceberg;\n" for i in range(n))
+    sql += "".join(f"ALTER TABLE db.order_{i} ADD COLUMN c int;\n" for i in range(n))
+    rules = load_config().rules()
+    for _ in range(2):
+        found = [f for f in lint_run(replay_text(sql), rules) if f.rule == "ICE005"]
+        assert len(found) == n
+        hinted = [f for f in found if "did you mean" in (f.help or "")]
+        assert found[0].help.startswith("did you mean `db.orders_0`?")
+        # each asks over n names: the budget (ICE005 and ICE028 ask once each) allows about this many
+        assert 0 < len(hinted) < n and abs(len(hinted) - _help.SUGGESTION_BUDGET // (2 * n)) <= 1
+        assert all("did you mean" in (f.help or "") for f in found[: len(hinted)])
+
+
+RUNS = corpus_runs()
+
+
+_lint = lint_files
+
+
+def test_type_sql_cache() -> None:
+    from icelint.model import types as it
+    from icelint.rules.kit import help as _help
+
+    names = ["int", "long", "string", "timestamp", "timestamptz", "binary", "uuid", "date", "float", "double", "boolean", "time", "unknown"]
+    types = [it.PrimitiveType(n) for n in names] + [it.DecimalType.of(p, s) for p in (9, 10, 38) for s in (0, 2)]
+    types += [it.FixedType("fixed[4]", 4), it.PrimitiveType("decimal(10, 2)")]  # same text, another class
+    for t in types + types[::-1]:
+        assert _help.type_sql(t) == _help._type_sql(t), t
+
+
+def _proposals_plain(help_text: str) -> list[tuple[tuple[str, int] | None, str]]:
+    """`_help.proposals` without its look at the prefix's end before searching for the target."""
+    from icelint.rules.kit import help as _help
+
+    out: list[tuple[tuple[str, int] | None, str]] = []
+    for m in _help._BACKTICKED.finditer(help_text):
+        text = (m.group("double") or m.group("single")).strip()
+        if not _help._is_statements(text):
+            continue
+        t = _help._TARGET.search(help_text[: m.start()])
+        out.append(((t.group("path"), int(t.group("line"))) if t else None, text))
+    return out
+
+
+@pytest.mark.parametrize("files", RUNS, ids=run_id)
+def test_proposals_over_the_corpus(files: list[Path]) -> None:
+    from icelint.rules.kit import help as _help
+
+    _, findings = _lint(files)
+    for f in findings:
+        if f.help:
+            assert _help.proposals(f.help) == _proposals_plain(f.help), f.help
+            for variant in (f.help.replace(" with `", " with \n`"), f.help.replace(" with ", " with  ")):
+                assert _help.proposals(variant) == _proposals_plain(variant), variant
+
+
+def test_proposals_targets_are_reached() -> None:
+    from icelint.rules.kit import help as _help
+
+    seen = 0
+    for files in RUNS:
+        for f in _lint(files)[1]:
+            seen += sum(1 for target, _ in _help.proposals(f.help or "") if target is not None)
+    assert seen > 5
+
+
+def _free_name_plain(taken, base, suffixes=("_v2", "_v3", "_v4", "_new")):
+    low = {t.lower() for t in taken}
+    for s in suffixes:
+        if (base + s).lower() not in low:
+            return base + s
+    n = 5
+    while f"{base}_v{n}".lower() in low:
+        n += 1
+    return f"{base}_v{n}"
+
+
+def test_free_name_as_before() -> None:
+    rng = random.Random(15)
+    alphabet = ["a", "B", "_", "İ", "i̇", "ß", "ẞ", "K", "K", "1"]  # lower() changes length or letters
+    for _ in range(3000):
+        base = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 4)))
+        suffixes = rng.choice([("_v2", "_v3", "_v4", "_new"), ("", "_2", "_3"), ("_old", "_old2")])
+        cands = [base + s for s in suffixes] + [f"{base}_v{n}" for n in range(5, 8)]
+        taken = [rng.choice([c, c.upper(), c.lower(), c + "x"]) for c in cands if rng.random() < 0.7]
+        taken += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 6))) for _ in range(5)]
+        assert free_name(taken, base, suffixes) == _free_name_plain(taken, base, suffixes), (taken, base, suffixes)
+        assert free_name(iter(taken), base, suffixes) == _free_name_plain(taken, base, suffixes)

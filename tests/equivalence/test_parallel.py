@@ -16,7 +16,7 @@ from icelint.engine.pipeline import parse_sources
 from icelint.values.source import SourceFile
 from tests.ci.conftest import clean_env, icelint, write
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _bench_migration(statements: int) -> str:

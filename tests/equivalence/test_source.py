@@ -1,5 +1,6 @@
-"""Offsets → (line, column): `LineIndex.span` against a naive count of newlines, and the parser's
-compact `TextSpan` read, compared, ordered and pickled as the `Span` it stands for."""
+"""`values/source.py`: offsets → (line, column): `LineIndex.span` against a naive count of newlines, and the parser's
+compact `TextSpan` read, compared, ordered and pickled as the `Span` it stands for; a line index shared
+by the texts that are the same, and an edit's rows read from the line starts, as computed afresh."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import random
 import pytest
 
 from icelint.values.source import LineIndex, Span, TextSpan
+from icelint.values.findings import Severity
+from icelint.values.fix import Edit
+from tests.corpus import generated_texts
 
 
 def _naive(text: str, offset: int) -> tuple[int, int]:
@@ -66,3 +70,31 @@ def test_a_text_span_holds_three_slots_and_reads_as_its_span() -> None:
     data = pickle.dumps(s)
     assert pickle.loads(data) == full and type(pickle.loads(data)) is Span and b"cd" not in data
     assert s._replace(path="g.sql") == Span("g.sql", 1, 2, 2, 2, 1, 5)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_edit_rows_from_line_starts_equal_the_scan(seed: int) -> None:
+    from icelint.values.source import line_starts
+
+    rng = random.Random(seed)
+    text = "".join(rng.choice(["a", ";", " ", "\n", "\r\n", "é", "\n\n"]) for _ in range(rng.randint(0, 200)))
+    starts = line_starts(text)
+    for _ in range(50):
+        a = rng.randint(0, len(text))
+        b = rng.randint(a, len(text))
+        assert Edit.at(text, a, b, "x", starts) == Edit.at(text, a, b, "x")
+
+
+texts = generated_texts
+
+
+def test_shared_line_index_follows_the_text() -> None:
+    for text in texts(50, 1407):
+        shared = LineIndex.shared("t.sql", text)
+        fresh = LineIndex("t.sql", text)
+        assert shared.text is text and shared._starts == fresh._starts
+        assert LineIndex.shared("t.sql", text) is shared
+        other = text + "\nx"
+        assert LineIndex.shared("t.sql", other)._starts == LineIndex("t.sql", other)._starts
+        assert LineIndex.shared("u.sql", text).path == "u.sql"
+    assert Severity.ERROR.rank == 2 and Severity.WARNING.rank == 1 and Severity.INFO.rank == 0

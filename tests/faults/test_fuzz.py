@@ -18,7 +18,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzz_inputs import check_metadata_file, check_sql_file, metadata_files, sql_files
+from tests.faults.fuzz_inputs import check_metadata_file, check_sql_file, metadata_files, sql_files
 
 # ICELINT_FUZZ_EXAMPLES scales every budget (e.g. 0.2 for a quick run, 5 for a longer one)
 SCALE = float(os.environ.get("ICELINT_FUZZ_EXAMPLES", "1"))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from icelint.fixes.add_suppressions import edit
 from icelint.values.findings import Finding, Severity
-from tests.test_cli import CLEAN, ERROR, run
+from tests.cli.test_commands import CLEAN, ERROR, run
 
 
 def write(p: Path, data: bytes) -> Path:

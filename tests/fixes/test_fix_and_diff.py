@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import run
+from tests.cli.test_commands import run
 
 CREATE = "CREATE TABLE db.logs (id bigint NOT NULL, Level string, logged_at timestamp) USING iceberg PARTITIONED BY (days(logged_at), bucket(4, id));\n"
 MISSPELT = "ALTER TABLE db.logs DROP PARTITION FIELD Logged_At_Day;\n"  # ICE003, safe fix
@@ -125,7 +125,7 @@ def test_fix_on_stdin_prints_the_fixed_sql(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from tests.test_cli import _env
+    from tests.cli.test_commands import _env
 
     p = subprocess.run([sys.executable, "-m", "icelint", "check", "-", "--fix"], input=CREATE + MISSPELT, cwd=tmp_path,
                        capture_output=True, text=True, env=_env(), timeout=120)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.test_cli import run
+from tests.cli.test_commands import run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 V1 = "CREATE TABLE db.logs (id bigint, level string, logged_at timestamp) USING iceberg PARTITIONED BY (days(logged_at), bucket(16, id));\n"
 
 

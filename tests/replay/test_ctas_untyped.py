@@ -12,7 +12,7 @@ from icelint.model.types import LONG, STRING, UntypedType, is_untyped
 from icelint.engine.pipeline import parse_sources, replay
 from icelint.rules import ALL_RULES
 from icelint.values.source import SourceFile
-from tests.test_cli import put, run
+from tests.cli.test_commands import put, run
 
 ORDERS = "CREATE TABLE db.orders (order_id bigint NOT NULL, customer string, amount decimal(10, 2)) USING iceberg;\n"
 ENRICHED = (
@@ -131,7 +131,7 @@ def test_schema_shows_the_unknown_type_in_text_and_json(tmp_path: Path) -> None:
     fields = out["db.enriched"]["schemas"][0]["fields"]
     assert fields[2]["type"] == {"type": "icelint-unknown", "reason": fields[2]["type"]["reason"]}
     assert "`my_score`" in fields[2]["type"]["reason"] and fields[0]["type"] == "long"
-    schema = json.loads((Path(__file__).resolve().parents[1] / "icelint" / "schemas" / "schema-output.json").read_text())
+    schema = json.loads((Path(__file__).resolve().parents[2] / "icelint" / "schemas" / "schema-output.json").read_text())
     jsonschema.validate(out, schema, cls=jsonschema.Draft202012Validator)
     fields[2]["type"] = {"type": "icelint-unknown"}  # the reason is required
     import pytest

@@ -15,7 +15,7 @@ import pytest
 from icelint.model.metadata import parse_metadata_bytes
 from icelint.engine.pipeline import replay_paths
 
-CASES = sorted(p for p in (Path(__file__).parent.parent / "fixtures" / "replay").iterdir() if p.is_dir())
+CASES = sorted(p for p in (Path(__file__).parents[2] / "fixtures" / "replay").iterdir() if p.is_dir())
 
 # What the replay must reproduce exactly. Volatile keys (uuid, location, timestamps, snapshots) and
 # the `owner` property (the OS user who ran Spark) are not part of a schema's evolution.

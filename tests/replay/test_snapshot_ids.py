@@ -14,7 +14,7 @@ import pytest
 from icelint.model.metadata import parse_metadata_bytes
 from icelint.engine.pipeline import replay_text
 
-META = Path(__file__).resolve().parents[1] / "fixtures/replay/37_setup_old_partition_spec/before/db.sales.metadata.json"
+META = Path(__file__).resolve().parents[2] / "fixtures/replay/37_setup_old_partition_spec/before/db.sales.metadata.json"
 
 
 def _state():

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import CLEAN, ERROR, INFO_ONLY, REPLAY, WARNING_ONLY, _env, put, run
+from tests.cli.test_commands import CLEAN, ERROR, INFO_ONLY, REPLAY, WARNING_ONLY, _env, put, run
 
 ESC = "\x1b["
 OSC8 = "\x1b]8;"
@@ -92,7 +92,7 @@ def test_docs_url_from_config_in_sarif(tmp_path: Path) -> None:
 
 
 def test_every_linked_page_exists() -> None:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     from icelint.config.selection import registry
 
     for r in registry():
@@ -224,7 +224,7 @@ def test_schema_output_validates_against_the_shipped_schema(tmp_path: Path) -> N
 
 
 def test_schemas_are_package_data() -> None:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     text = (root / "pyproject.toml").read_text(encoding="utf-8")
     assert '"schemas/*.json"' in text
     assert "icelint/schemas/check-report.json" in (root / "docs" / "output-formats.md").read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STORY = ROOT / "fixtures" / "story"
 META = ROOT / "fixtures" / "replay" / "36_realistic_events_repartition" / "expected" / "db.events.metadata.json"
 

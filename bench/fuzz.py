@@ -1,6 +1,6 @@
 """The long fuzz run: `python bench/fuzz.py --minutes 30`.
 
-Runs the properties of `tests/test_fuzz.py` (generated Spark/Iceberg DDL, mutated metadata.json
+Runs the properties of `tests/faults/test_fuzz.py` (generated Spark/Iceberg DDL, mutated metadata.json
 files through both loaders) with fresh random examples, batch after batch, until the time is up.
 Stops at the first input that breaks a property, or that takes longer than `--hang` seconds, prints it shrunk to a minimal example (hypothesis
 does that), saves it under `bench/out/fuzz-failure.*` and exits 1; exits 0 when nothing was found.

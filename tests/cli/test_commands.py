@@ -2,7 +2,7 @@
 ordering, determinism and the text report (snapshots in tests/snapshots/*.txt).
 
 Snapshots are plain text. A mismatch fails with a diff; `ICELINT_UPDATE_SNAPSHOTS=1 pytest
-tests/test_cli.py` rewrites them (review the diff before committing).
+tests/cli/test_commands.py` rewrites them (review the diff before committing).
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ statement's file and line range):
    no error finding lies outside every statement (``error-outside-statements``); an accepted
    statement on a table whose health check was already failing cannot be judged harmless;
 4. per table, icelint's replayed final state equals Spark's final metadata.json on the keys
-   ``tests/test_replay_fixtures.py`` compares (``final-state-mismatch``); a column type icelint
+   ``tests/replay/test_replay_fixtures.py`` compares (``final-state-mismatch``); a column type icelint
    cannot know (``{"type": "icelint-unknown", ...}``, a CTAS column) matches any type of Spark's.
 
 Run one or a few cases by hand (prints every statement's outcome)::
@@ -96,7 +96,7 @@ def spark_error(exc: BaseException) -> str:
 CASES_DIR = Path(__file__).parent / "cases"
 NAMESPACE = "db"
 
-# Keys of metadata.json that the replay must reproduce (as tests/test_replay_fixtures.py):
+# Keys of metadata.json that the replay must reproduce (as tests/replay/test_replay_fixtures.py):
 # volatile keys (uuid, location, timestamps, snapshots) and the `owner` property are not compared.
 COMPARED = (
     "format-version", "schemas", "current-schema-id", "last-column-id", "partition-specs", "default-spec-id",

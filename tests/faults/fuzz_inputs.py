@@ -1,6 +1,6 @@
 """Fuzzing icelint (issue 15 §4): generated Spark/Iceberg DDL and mutated metadata.json files.
 
-Shared by the bounded property tests (`tests/test_fuzz.py`, about a minute) and the long run
+Shared by the bounded property tests (`tests/faults/test_fuzz.py`, about a minute) and the long run
 (`python bench/fuzz.py --minutes 30`). The property is the same everywhere: whatever the input,
 icelint gives a result (exit 0 or 1) or the documented input error (exit 2, exactly one line on
 stderr naming the file), never anything else, and the same output twice for the same input.

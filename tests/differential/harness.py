@@ -733,8 +733,8 @@ def _catalog_specific(error: str | None) -> str | None:
 
 
 def _expected_history_loss(st: Any, mine: list[Any]) -> bool:
-    """Policy, documented in docs/iceberg-behaviour.md: snapshot procedures are warnings (issue 3 fixes
-    their severity), so when `expire_snapshots` and its kind make time travel to the expired snapshots
+    """Policy, documented in docs/iceberg-behaviour.md: snapshot procedures are warnings (their
+    severity is fixed), so when `expire_snapshots` and its kind make time travel to the expired snapshots
     fail, that is the procedure doing its job, and ICE010's warning is the expected verdict."""
     only_time_travel = all(": time travel fails:" in h for h in st.health_failures)
     return only_time_travel and any(f.rule == "ICE010" for f in mine)

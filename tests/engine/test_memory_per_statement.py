@@ -1,4 +1,4 @@
-"""What a long run keeps per statement (issue 15 §3, memory): the check keeps spans, not syntax trees;
+"""What a long run keeps per statement (memory): the check keeps spans, not syntax trees;
 a schema diff keeps tuples, not lists; a name written in many statements is one string; a DML step
 shares its file's text; states share their dict layout, not their spec-derived tables.
 

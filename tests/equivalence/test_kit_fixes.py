@@ -1,8 +1,8 @@
 """A fix taken from the statements its help recipe recorded (`_fixes.from_proposed`) is the fix parsed
 back out of the help's text (`_fixes.from_help`), edit for edit, over every input of
 `test_help_replay.py` (rule cases, replay fixtures, story, differential cases) and over generated
-drop/re-add runs: ICE001, ICE007, ICE011, ICE015 and ICE016 build their fixes the first way (issue 15
-§3: the parse of the help was 7 % of 12,500 drop/re-add pairs), and must not drift from what the help says.
+drop/re-add runs: ICE001, ICE007, ICE011, ICE015 and ICE016 build their fixes the first way (the
+parse of the help was 7 % of 12,500 drop/re-add pairs), and must not drift from what the help says.
 """
 
 from __future__ import annotations

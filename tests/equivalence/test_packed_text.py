@@ -1,4 +1,4 @@
-"""A long file's text kept compressed once parsed (icelint.run.packed_text, issue 15 §3): it reads as the
+"""A long file's text kept compressed once parsed (icelint.run.packed_text): it reads as the
 string it stands for, and a check of a packed file says exactly what a check of the plain one says."""
 
 from __future__ import annotations

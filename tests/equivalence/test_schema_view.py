@@ -1,5 +1,5 @@
 """`icelint schema --format json` writes each table's schema versions one at a time, and the text is the
-one `json.dumps` of the whole state gives (issue 15: 8,000 `ADD COLUMN`s needed 10 GB to print 1.9 GB)."""
+one `json.dumps` of the whole state gives (8,000 `ADD COLUMN`s needed 10 GB to print 1.9 GB)."""
 
 from __future__ import annotations
 

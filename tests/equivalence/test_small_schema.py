@@ -1,4 +1,4 @@
-"""`rules/_small_schema.py` (scans of a narrow schema's columns, taken for speed: issue 15 §3) answers
+"""`rules/kit/small_schema.py` (scans of a narrow schema's columns, taken for speed) answers
 exactly as the `Schema` methods it stands for, over every schema version of the fixture and
 differential corpus and over made-up schemas with case twins, nested fields and many columns."""
 
@@ -108,7 +108,7 @@ def test_same_answers_on_every_version_of_a_replayed_wide_table():
 def test_the_newest_wide_version_builds_its_id_table_once_and_passes_it_on(monkeypatch):
     """`has_id` asked of the newest version of a wide table (the one holding the name table) builds
     its id table once; the replay moves it on to each next version (`Schema.carry_indexes`), so a
-    later question is a look-up, not a pass over every column (issue 15: a re-add on the 50 MB file
+    later question is a look-up, not a pass over every column (a re-add on the 50 MB file
     scanned its 500 columns per finding)."""
     from icelint.engine.pipeline import parse_sources
     from icelint.replay.engine import Replay

@@ -1,4 +1,4 @@
-"""Fuzzing icelint (issue 15 §4): generated Spark/Iceberg DDL and mutated metadata.json files.
+"""Fuzzing icelint: generated Spark/Iceberg DDL and mutated metadata.json files.
 
 Shared by the bounded property tests (`tests/faults/test_fuzz.py`, about a minute) and the long run
 (`python bench/fuzz.py --minutes 30`). The property is the same everywhere: whatever the input,

@@ -1,4 +1,4 @@
-"""Property-based fuzzing (issue 15 §4), bounded to about a minute in the default test run.
+"""Property-based fuzzing, bounded to about a minute in the default test run.
 
 Generated Spark/Iceberg DDL (with text mutations) and mutated metadata.json files (deleted keys,
 wrong types, extreme numbers, deep nesting, truncation, NaN/Infinity, compression garbage), both

@@ -1,4 +1,4 @@
-"""Regression tests for issue 15 §1-§2: every malformed metadata file and every CLI fault found by
+"""Every malformed metadata file and every CLI fault found by
 fuzzing ends in exactly one line naming the file (and, for metadata, the JSON path) and exit 2.
 
 Most cases call the CLI in-process (fast); the ones about processes (a FIFO that would block, a

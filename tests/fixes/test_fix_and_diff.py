@@ -1,6 +1,6 @@
 """`icelint check --diff / --fix / --unsafe-fixes` and the fix in every report (icelint/fixes/apply.py).
 
-The two fixes used here are the ones this issue built end to end: ICE003 respells a partition field
+The two fixes used here are the first ones built end to end: ICE003 respells a partition field
 that `DROP/REPLACE PARTITION FIELD` names in the wrong case (safe; Spark's verdict on both spellings:
 tests/differential/cases/620_partition_field_name_case), and ICE008 removes a
 `SET spark.sql.caseSensitive=true` (unsafe).

@@ -172,9 +172,6 @@ def test_findings_at_one_place_on_other_fields_are_not_compared_text_by_text(mon
 RUNS = corpus_runs()
 
 
-_lint = lint_files
-
-
 def _fields_of(f: Finding) -> dict:
     """A finding's instance dict as the dataclass's own `__init__` fills it (long texts unpacked)."""
     return {k.name: getattr(f, k.name) for k in fields(Finding)}
@@ -182,7 +179,7 @@ def _fields_of(f: Finding) -> dict:
 
 @pytest.mark.parametrize("files", RUNS, ids=run_id)
 def test_finding_init_over_the_corpus(files: list[Path]) -> None:
-    _, findings = _lint(files)
+    _, findings = lint_files(files)
     for f in findings:
         again = Finding.__new__(Finding)
         Finding._plain_init(again, **{k.name: getattr(f, k.name) for k in fields(Finding)})

@@ -21,15 +21,6 @@ from tests.corpus import corpus_runs, everything_shown, generated_texts, lint_fi
 RUNS = corpus_runs()
 
 
-texts = generated_texts
-
-
-_lint = lint_files
-
-
-_full = everything_shown
-
-
 def _regions(fix: Fix, text: str) -> tuple[int, list[str], list[str]]:
     first = min(e.start for e in fix.edits)
     last = max(e.end for e in fix.edits)
@@ -84,7 +75,7 @@ def _adapt_plain(findings: list[Finding], texts: dict[str, str]) -> list[Finding
 
 @pytest.mark.parametrize("files", RUNS, ids=run_id)
 def test_preview_and_adapt_over_the_corpus(files: list[Path]) -> None:
-    sources, findings = _lint(files)
+    sources, findings = lint_files(files)
     by_path = {s.path: s.text for s in sources}
     for f in findings:
         if f.fix is not None and f.fix.edits:
@@ -92,16 +83,16 @@ def test_preview_and_adapt_over_the_corpus(files: list[Path]) -> None:
             assert fixing.preview(f.fix, text) == _preview_plain(f.fix, text), f
             for crlf in (text, text.replace("\n", "\r\n")):
                 assert fixing.preview(f.fix, crlf) == _preview_plain(f.fix, crlf), f
-    assert _full(fixing.adapt(findings, by_path)) == _full(_adapt_plain(findings, by_path))
+    assert everything_shown(fixing.adapt(findings, by_path)) == everything_shown(_adapt_plain(findings, by_path))
     crlf = {p: t.replace("\n", "\r\n") for p, t in by_path.items()}
-    assert _full(fixing.adapt(findings, crlf)) == _full(_adapt_plain(findings, crlf))
+    assert everything_shown(fixing.adapt(findings, crlf)) == everything_shown(_adapt_plain(findings, crlf))
 
 
 def test_the_corpus_reaches_the_shortcuts() -> None:
     """Without this, the equivalences above could hold because no finding takes a shortcut."""
     one_line = fix_disjoint = fix_shared = multi_line = 0
     for files in RUNS:
-        sources, findings = _lint(files)
+        sources, findings = lint_files(files)
         by_path = {s.path: s.text for s in sources}
         for f in findings:
             if f.line == f.end_line:
@@ -119,7 +110,7 @@ def test_the_corpus_reaches_the_shortcuts() -> None:
 
 def test_preview_over_generated_texts() -> None:
     rng = random.Random(1403)
-    for text in texts(800, 1404):
+    for text in generated_texts(800, 1404):
         for _ in range(4):
             a = rng.randrange(0, len(text) + 1)
             b = rng.randrange(a, len(text) + 1)

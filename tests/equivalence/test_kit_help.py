@@ -149,9 +149,6 @@ def test_suggestions_are_bounded_per_run_and_start_afresh() -> None:
 RUNS = corpus_runs()
 
 
-_lint = lint_files
-
-
 def test_type_sql_cache() -> None:
     from icelint.model import types as it
     from icelint.rules.kit import help as _help
@@ -181,7 +178,7 @@ def _proposals_plain(help_text: str) -> list[tuple[tuple[str, int] | None, str]]
 def test_proposals_over_the_corpus(files: list[Path]) -> None:
     from icelint.rules.kit import help as _help
 
-    _, findings = _lint(files)
+    _, findings = lint_files(files)
     for f in findings:
         if f.help:
             assert _help.proposals(f.help) == _proposals_plain(f.help), f.help
@@ -194,7 +191,7 @@ def test_proposals_targets_are_reached() -> None:
 
     seen = 0
     for files in RUNS:
-        for f in _lint(files)[1]:
+        for f in lint_files(files)[1]:
             seen += sum(1 for target, _ in _help.proposals(f.help or "") if target is not None)
     assert seen > 5
 

@@ -114,20 +114,14 @@ def test_snapshot_before_drop_equals_the_scan(seed: int) -> None:
 RUNS = corpus_runs()
 
 
-_lint = lint_files
-
-
-_full = everything_shown
-
-
 @pytest.mark.parametrize("files", RUNS, ids=run_id)
 def test_drop_outcome_memo_over_the_corpus(files: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """The drop a re-add's help and fix both look for, worked out once per statement, gives the
     findings that working it out at every ask gives."""
-    _, fast = _lint(files)
+    _, fast = lint_files(files)
     monkeypatch.setattr(_help_columns, "drop_outcome", _help_columns._find_drop_outcome)
     _, plain = lint_files_afresh(files)
-    assert _full(fast) == _full(plain)
+    assert everything_shown(fast) == everything_shown(plain)
 
 
 def _free_column_name_plain(ctx, parent, base, suffixes=_help_columns.DEFAULT_SUFFIXES, also=()):
@@ -140,13 +134,13 @@ def _free_column_name_plain(ctx, parent, base, suffixes=_help_columns.DEFAULT_SU
 def test_free_column_name_over_the_corpus(files: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """A help's free name found by lookups gives the findings that the list of every current and
     former name gives."""
-    _, fast = _lint(files)
+    _, fast = lint_files(files)
     monkeypatch.setattr(_help_columns, "free_column_name", _free_column_name_plain)
     import icelint.rules.kit.help_tables as help_tables
 
     monkeypatch.setattr(help_tables, "free_column_name", _free_column_name_plain)
     _, plain = lint_files_afresh(files)
-    assert _full(fast) == _full(plain)
+    assert everything_shown(fast) == everything_shown(plain)
 
 
 FREE_NAME_SCRIPT = """CREATE TABLE db.t (id bigint, Amount int, amount_V2 int, s struct<x: int, X_v2: int, ü: int>, é int) USING iceberg;

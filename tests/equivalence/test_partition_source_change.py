@@ -14,17 +14,11 @@ from tests.corpus import corpus_runs, everything_shown, lint_files, lint_files_a
 RUNS = corpus_runs()
 
 
-_lint = lint_files
-
-
-_full = everything_shown
-
-
 @pytest.mark.parametrize("files", RUNS, ids=run_id)
 def test_partition_analysis_memo_over_the_corpus(files: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """The partition rules' shared analysis, worked out once per statement, gives the findings that
     working it out at every ask gives."""
-    _, fast = _lint(files)
+    _, fast = lint_files(files)
     monkeypatch.setattr(partition_source_change, "findings", lambda ctx: list(partition_source_change._findings(ctx)))
     _, plain = lint_files_afresh(files)
-    assert _full(fast) == _full(plain)
+    assert everything_shown(fast) == everything_shown(plain)

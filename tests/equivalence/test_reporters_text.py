@@ -17,15 +17,9 @@ from tests.corpus import corpus_runs, generated_texts, lint_files, run_id
 RUNS = corpus_runs()
 
 
-texts = generated_texts
-
-
-_lint = lint_files
-
-
 @pytest.mark.parametrize("files", RUNS, ids=run_id)
 def test_snippet_over_the_corpus(files: list[Path]) -> None:
-    sources, findings = _lint(files)
+    sources, findings = lint_files(files)
     indexes = {s.path: LineIndex(s.path, s.text) for s in sources}
     for f in findings:
         index = indexes[f.path]
@@ -34,7 +28,7 @@ def test_snippet_over_the_corpus(files: list[Path]) -> None:
 
 def test_snippet_over_generated_texts() -> None:
     rng = random.Random(1402)
-    for text in texts(600, 1401):
+    for text in generated_texts(600, 1401):
         index = LineIndex("t.sql", text)
         lines = text.count("\n") + 1
         for _ in range(6):

@@ -85,11 +85,8 @@ def test_edit_rows_from_line_starts_equal_the_scan(seed: int) -> None:
         assert Edit.at(text, a, b, "x", starts) == Edit.at(text, a, b, "x")
 
 
-texts = generated_texts
-
-
 def test_shared_line_index_follows_the_text() -> None:
-    for text in texts(50, 1407):
+    for text in generated_texts(50, 1407):
         shared = LineIndex.shared("t.sql", text)
         fresh = LineIndex("t.sql", text)
         assert shared.text is text and shared._starts == fresh._starts

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CLEAN, CREATE, clean_env, write
+from tests.ci.conftest import CLEAN, CREATE, clean_env, write
 
 pty = pytest.importorskip("pty", reason="needs a POSIX pseudo-terminal")
 

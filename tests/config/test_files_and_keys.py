@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CLEAN, CREATE, DROP, NARROW, READD, codes, icelint, write
+from tests.ci.conftest import CLEAN, CREATE, DROP, NARROW, READD, codes, icelint, write
 
 if sys.version_info >= (3, 11):
     import tomllib

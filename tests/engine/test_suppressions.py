@@ -8,7 +8,7 @@ import pytest
 
 from icelint.engine.suppress import parse_directive
 
-from .conftest import CREATE, DROP, NARROW, READD, codes, icelint, write
+from tests.ci.conftest import CREATE, DROP, NARROW, READD, codes, icelint, write
 
 
 def check(base: Path, *args: str):

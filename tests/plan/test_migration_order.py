@@ -8,7 +8,7 @@ import pytest
 
 from icelint.plan.discovery import discover, duplicate_versions
 
-from .conftest import CLEAN, CREATE, icelint, write
+from tests.ci.conftest import CLEAN, CREATE, icelint, write
 
 
 def names(files: list[Path], base: Path) -> list[str]:

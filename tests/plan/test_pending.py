@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CLEAN, NARROW, READD, SNAPSHOT, codes, git, icelint, write
+from tests.ci.conftest import CLEAN, NARROW, READD, SNAPSHOT, codes, git, icelint, write
 
 
 def check(base: Path, *args: str, cwd: Path | None = None):

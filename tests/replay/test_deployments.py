@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import SNAPSHOT, git, icelint, write
+from tests.ci.conftest import SNAPSHOT, git, icelint, write
 
 DDL = "CREATE TABLE db.events (id bigint, payload string) USING iceberg;\n"  # no INSERT: pipelines write it
 DROP_READD = "ALTER TABLE db.events DROP COLUMN payload;\nALTER TABLE db.events ADD COLUMN payload binary;\n"

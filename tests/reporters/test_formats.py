@@ -10,7 +10,7 @@ import pytest
 from icelint.values.findings import Finding, Severity
 from icelint.reporters.github import annotation, escape_data, escape_property
 
-from .conftest import CREATE, DROP, NARROW, READD, SARIF_SCHEMA, clean_env, icelint, write
+from tests.ci.conftest import CREATE, DROP, NARROW, READD, SARIF_SCHEMA, clean_env, icelint, write
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab")
 

@@ -263,7 +263,7 @@ def apply(
 class Lookup:
     """Which directive of a file suppresses a finding: the first statement-level one on its statement
     that covers its rule, else the first file-level one. Indexed by statement and rule code, so that
-    many directives and many findings do not multiply (`tests/test_suppress_lookup.py` compares it
+    many directives and many findings do not multiply (`tests/equivalence/test_suppress.py` compares it
     with the scan of every directive)."""
 
     def __init__(self, directives: Sequence[Directive]) -> None:

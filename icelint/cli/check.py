@@ -50,7 +50,7 @@ def run(request, cfg, out: Output, mode, *, verbose: bool, no_cache: bool, say: 
     try:
         emit(report, cfg, out, say, capture=entry)
     except SystemExit as e:
-        if entry.written == 1 and isinstance(e.code, int) and not _stats_incomplete():
+        if entry.written == 1 and isinstance(e.code, int) and not report.stats_incomplete:
             entry.commit(e.code)
         raise
     finally:
@@ -87,11 +87,6 @@ def fix_run(request, cfg, out: Output, mode, say: Callable[[str], None]) -> None
     emit(report, cfg, out, say)
 
 
-def _stats_incomplete() -> bool:
-    """Some data counts of this run could not be read (unreachable, budget): another run may read them."""
-    mod = sys.modules.get("icelint.sources.table_stats")
-    return bool(mod is not None and mod.incomplete)
-
 
 def cache_slot(request, cfg, out: Output):
     """The run cache's slot for this check (icelint.run.cache), or None when it is not cached: the cache
@@ -103,7 +98,7 @@ def cache_slot(request, cfg, out: Output):
 
     if cache.disabled_by_env():
         return None
-    plan = make_plan(list(request.paths), migrations=cfg.migrations, since=None, order=cfg.order)
+    plan = make_plan(list(request.paths), migrations=cfg.migrations, since=None, order=cfg.order, note=request.note)
     if not plan.pending:
         return None  # the engine says so
     flags = {"paths": list(request.paths), "format": out.fmt, "quiet": out.quiet, "exit_zero": out.exit_zero,

@@ -222,8 +222,6 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     """
     from dataclasses import replace
 
-    from icelint.plan import discovery
-
     from icelint.fixes import apply as fixing
     from icelint.engine import stdin as stdin_input
     from icelint.cli.check import Output
@@ -231,7 +229,6 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     from icelint.engine import CheckRequest, config_groups, config_start
 
     verbose = sources is not None and sources.verbose  # files of a folder that are skipped, said on stderr
-    discovery.note = _note if verbose else None
     from_stdin = stdin_input.wanted(paths, stdin_filename)
     texts: dict[str, str] = {}
     if from_stdin:
@@ -265,13 +262,24 @@ def check(paths, metadata, fmt, output_file, fail_on, exit_zero, select, ignore,
     state = replace(sources, metadata=list(metadata)) if sources is not None else None
     request = CheckRequest(paths=tuple(paths), texts=texts, config=cfg, state=state, since=since,
                            positions=add_suppressions is not None or fmt == "junit", pack=True,
-                           note=_note if verbose else None)
+                           note=_note if verbose else None, parallel=_own_process())
     if not config_file and not migrations and config_groups(replace(request, config=None)):
         # files under several configurations (a monorepo): each checked with its own, reported together
         request = replace(request, config=None, configure=with_flags)
     out = Output(fmt=fmt, output_file=output_file, quiet=quiet, exit_zero=exit_zero, color=color,
                  statistics=statistics, add_suppressions=add_suppressions, stdin=from_stdin)
     run(request, cfg, out, fixing.mode(cfg, fix, unsafe_fixes, diff), verbose=verbose, no_cache=no_cache, say=_say)
+
+
+def _own_process() -> bool:
+    """Whether this command runs in icelint's own process (`entry` says so through click's context
+    object): only then may a large run fork workers (`CheckRequest.parallel`); `main` called inside
+    someone else's process (the tests, a library) never forks."""
+    obj = click.get_current_context().obj
+    return bool(obj is not None and obj.get(OWN_PROCESS))
+
+
+OWN_PROCESS = "own-process"
 
 
 def _note(text: str) -> None:
@@ -373,11 +381,8 @@ def entry() -> None:
     its imports are loaded.
     """
     gc.disable()
-    from icelint.run import parallel
-
-    parallel.enabled = True
     try:
-        main()
+        main(obj={OWN_PROCESS: True})
         code: int | str | None = 0
     except SystemExit as e:
         code = e.code

@@ -77,6 +77,9 @@ class CheckRequest:
         uses); the command line prints them under `-v`.
       `texts_are_inputs`: whether the paths of `texts` that `paths` does not name are inputs (True);
         `with_texts` (a `--fix` pass over files on disk) keeps the inputs of the request instead.
+      `parallel`: whether tables may be replayed and linted in forked processes when the run is large
+        (`icelint.run.parallel`); the `icelint` executable asks for it, a library call in someone
+        else's process (or a process with threads: the language server) does not.
     """
 
     paths: tuple[str, ...] = ()
@@ -95,6 +98,7 @@ class CheckRequest:
     cwd: Path | None = None
     note: Callable[[str], None] | None = field(default=None, compare=False)
     texts_are_inputs: bool = True
+    parallel: bool = False
     configure: "Callable[[Config], Config] | None" = field(default=None, compare=False)
 
     def with_texts(self, texts: Mapping[str, str]) -> "CheckRequest":

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from icelint.values import changes as ch
 from icelint.values.findings import Finding, in_report_order
+from icelint.engine.context import RunContext
 from icelint.engine.pipeline import Run
 from icelint.replay.engine import Outcome, Replay, ReplayResult
 from icelint.rules.kit.base import NeedsFuture, Rule, RuleContext, TableHistory, triggers_of, where
@@ -79,10 +80,9 @@ class _Linter:
     """The rules' walk over a run's outcomes, in order: each table's history kept up to date."""
 
     def __init__(self, result: ReplayResult, rules: Sequence[Rule], dispatch: bool = True) -> None:
-        from icelint.rules.kit import help as _help
-
-        _help.new_run()  # the run's budget of "did you mean" comparisons
+        rules = [r for r in rules if r.check is not None]  # the rules over files run elsewhere (`rules/kit/files.py`)
         self.result = result
+        self.run = RunContext(result)  # what the rules build once over this run (look-ups, budgets)
         self.histories: dict[str, TableHistory] = {}
         self._findings: list[Finding] = []
         self.always = [r for r in rules if r.triggers is None or not dispatch]
@@ -106,7 +106,7 @@ class _Linter:
             histories[key] = TableHistory.from_metadata(initial) if initial is not None else TableHistory()
         history = histories.get(key) if key is not None else TableHistory()
         assert history is not None
-        ctx = RuleContext(outcome, result, history, result.display_names.get(key, key) if key else "")
+        ctx = RuleContext(outcome, result, history, result.display_names.get(key, key) if key else "", self.run)
         checks = self.always_checks
         kinds = None
         if self.by_trigger:
@@ -147,7 +147,7 @@ class _Linter:
     def run_deferred(self) -> None:
         """The checks that needed the statements after their own, now that the replay is over."""
         for check, outcome, history, name in self.deferred:
-            self._findings.extend(check(RuleContext(outcome, self.result, history, name)))
+            self._findings.extend(check(RuleContext(outcome, self.result, history, name, self.run)))
         self.deferred = []
 
     def findings(self) -> list[Finding]:

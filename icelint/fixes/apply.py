@@ -241,8 +241,9 @@ def unified_diff(path: str, old: str, new: str) -> str:
     return "".join(out)
 
 
-def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
-    """The lines a fix changes, as (`-` or `+`, the line shown: `-` lines numbered like the file)."""
+def preview(fix: Fix, text: str, lines: LineCounter | None = None) -> list[tuple[str, str]]:
+    """The lines a fix changes, as (`-` or `+`, the line shown: `-` lines numbered like the file).
+    `lines`: the report's `LineCounter` (a report previews every fix of a file, in order)."""
     first = min(e.start for e in fix.edits)
     last = max(e.end for e in fix.edits)
     rs = text.rfind("\n", 0, first) + 1
@@ -260,14 +261,14 @@ def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
         new_lines = [ln.rstrip("\r") for ln in new_region.split("\n")]
     else:  # nothing to strip (the usual case)
         old_lines, new_lines = old_region.split("\n"), new_region.split("\n")
-    row = _line_of(text, rs)
+    row = (lines or LineCounter()).line_of(text, rs)
     width = len(str(row + len(old_lines)))
     if len(old_lines) == 1 and len(new_lines) == 1 and old_lines[0] != new_lines[0]:
         # one line replaced by one other: the general case below, without the set and the loops
         return [("-", f"{row:>{width}} - {old_lines[0]}"), ("+", f"{'':>{width}} + {new_lines[0]}")]
     if set(old_lines).isdisjoint(new_lines):
         # no line in common: difflib's only opcode replaces them all (the usual case, a statement
-        # rewritten); tests/test_speed2k_equivalence.py compares this with difflib
+        # rewritten); tests/equivalence/test_fixes_apply.py compares this with difflib
         return [("-", f"{row + i:>{width}} - {old_lines[i]}") for i in range(len(old_lines))] + [
             ("+", f"{'':>{width}} + {line}") for line in new_lines
         ]
@@ -282,31 +283,35 @@ def preview(fix: Fix, text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _line_of(text: str, offset: int) -> int:
-    """`text.count("\n", 0, offset) + 1`, from the text's newline offsets (found once per text:
-    the report previews every fix of a file)."""
-    global _newlines, _last_line
-    last = _last_line
-    if last[0] is text and last[1] <= offset <= last[1] + 4096:
-        # just after the previous ask (the report previews a file's fixes in order): count the rest
-        line = last[2] + text.count("\n", last[1], offset)
-        _last_line = (text, offset, line)
+class LineCounter:
+    """`text.count("\n", 0, offset) + 1` for the offsets one report asks (one per fix it previews):
+    each text's newline offsets found once, and an ask just after the previous one counted on from
+    it (a report previews a file's fixes in order). One per report, made by its reporter."""
+
+    __slots__ = ("_newlines", "_last")
+
+    def __init__(self) -> None:
+        self._newlines: tuple = (None, [])  # (the text, the offsets of its newlines)
+        self._last: tuple = (None, 0, 1)  # (the text, the offset last asked, its line)
+
+    def line_of(self, text: str, offset: int) -> int:
+        last = self._last
+        if last[0] is text and last[1] <= offset <= last[1] + 4096:
+            # just after the previous ask: count the rest
+            line = last[2] + text.count("\n", last[1], offset)
+            self._last = (text, offset, line)
+            return line
+        if self._newlines[0] is not text:
+            found, i = [], text.find("\n")
+            while i >= 0:
+                found.append(i)
+                i = text.find("\n", i + 1)
+            self._newlines = (text, found)
+        from bisect import bisect_left
+
+        line = bisect_left(self._newlines[1], offset) + 1
+        self._last = (text, offset, line)
         return line
-    if _newlines is None or _newlines[0] is not text:
-        found, i = [], text.find("\n")
-        while i >= 0:
-            found.append(i)
-            i = text.find("\n", i + 1)
-        _newlines = (text, found)
-    from bisect import bisect_left
-
-    line = bisect_left(_newlines[1], offset) + 1
-    _last_line = (text, offset, line)
-    return line
-
-
-_newlines: tuple[str, list[int]] | None = None  # (the text, the offsets of its newlines)
-_last_line: tuple = (None, 0, 1)  # (the text, the offset last asked, its line)
 
 
 def label(fix: Fix, unsafe: bool) -> str:

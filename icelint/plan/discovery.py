@@ -13,7 +13,7 @@ Orders (`order` in `[tool.icelint]`, `--order` on the command line):
   `.ipynb`, icelint.embedded), in the same order as the `.sql` ones.
   Flyway's undo files `U<version>__<description>.sql` are not migrations and are skipped. Two
   `V` files with the same version are kept (ordered by path) and reported by `icelint check`
-  (ICE024, `icelint.engine.history`), since Flyway refuses them.
+  (ICE024, `icelint/rules/duplicate_migration_version.py`), since Flyway refuses them.
 - `natural`: natural sort of the path in the folder (`a2` < `a10`), nothing skipped.
 - `lexicographic`: plain string order of the path in the folder, nothing skipped.
 
@@ -48,11 +48,7 @@ _REPEATABLE = re.compile(r"^[Rr]__(?P<desc>.*)\.sql$", re.IGNORECASE)
 _NUMERIC = re.compile(r"^(?P<version>\d+)(?=[_\-.\s]|$)")
 
 VERSIONED, OTHER, REPEATABLE, UNDO = 0, 1, 2, 3
-
-# Called with a note about each file of a folder that is skipped (a FIFO, a socket, an editor's lock
-# file...): the CLI prints them under `-v`.
-note: Callable[[str], None] | None = None
-
+Note = Callable[[str], None] | None  # called with a line about each file of a folder that is skipped
 
 def natural_key(name: str) -> tuple:
     """`a2` < `a10`; case-insensitive, with the exact text as the last tie-break."""
@@ -99,9 +95,9 @@ def sort_key(rel: str, order: str = DEFAULT_ORDER) -> tuple:
     return (kind, (), natural_key(rel))
 
 
-def order_folder(folder: Path, order: str = DEFAULT_ORDER) -> list[Path]:
-    """The `.sql` files under `folder` (recursively) in migration order."""
-    files = sql_files(folder)
+def order_folder(folder: Path, order: str = DEFAULT_ORDER, note: Note = None) -> list[Path]:
+    """The `.sql` files under `folder` (recursively) in migration order (`note`: see `sql_files`)."""
+    files = sql_files(folder, note)
     rels = {f: f.relative_to(folder).as_posix() for f in files}
     if order == "flyway":
         files = [f for f in files if classify(f.name)[0] != UNDO]
@@ -114,12 +110,13 @@ def is_migration_name(name: str) -> bool:
     return suffix == SQL_SUFFIX or (suffix in EMBEDDED_SUFFIXES and _VERSIONED.match(name) is not None)
 
 
-def sql_files(folder: Path) -> list[Path]:
+def sql_files(folder: Path, note: Note = None) -> list[Path]:
     """Every regular `.sql` file under `folder` (symbolic links to files followed, to folders not).
 
     A folder that cannot be listed, a broken symbolic link or a loop of them named `*.sql` is an
     error naming it (a migration that seems to be there but is not must not pass unnoticed); a
-    FIFO, socket or device is skipped with a note, since reading one would block.
+    FIFO, socket or device is skipped, since reading one would block, and `note` is called with a
+    line about it (the run's `CheckRequest.note`: the CLI prints them under `-v`).
     """
     out: list[Path] = []
     todo = [folder]
@@ -197,8 +194,9 @@ def _short(raw: str, keep: int = 120) -> str:
     return raw if len(raw) <= keep else f"{raw[: keep // 2]}...{raw[-keep // 2 :]}"
 
 
-def discover(paths: list[str], order: str = DEFAULT_ORDER) -> list[Path]:
-    """Files as given; folders expanded to their `.sql` files, in migration order."""
+def discover(paths: list[str], order: str = DEFAULT_ORDER, note: Note = None) -> list[Path]:
+    """Files as given; folders expanded to their `.sql` files, in migration order (`note`: called
+    with a line about each file of a folder that is skipped, see `sql_files`)."""
     if order not in ORDERS:
         raise InputError(f"unknown order {order!r} (one of: {', '.join(ORDERS)})")
     out: list[Path] = []
@@ -217,7 +215,7 @@ def discover(paths: list[str], order: str = DEFAULT_ORDER) -> list[Path]:
                 raise InputError(f"{_short(raw)}: cannot open: {e.strerror or e}") from None
         if p.is_dir():
             flush()
-            out.extend(order_folder(p, order))
+            out.extend(order_folder(p, order, note))
         elif p.is_file():
             if not p.name.lower().endswith(MIGRATION_SUFFIXES):
                 raise not_a_migration(raw)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from icelint.plan.discovery import DEFAULT_ORDER, discover, is_migration_name, order_folder
 from icelint.plan import GitFacts
@@ -63,6 +63,7 @@ def make_plan(
     since: str | None = None,
     order: str = DEFAULT_ORDER,
     cwd: Path | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> Plan:
     cwd = cwd or Path.cwd()
     if migrations is not None and not migrations.is_dir():
@@ -70,7 +71,9 @@ def make_plan(
     if not paths and migrations is None and since is None:
         raise InputError("no paths given and no `migrations` folder configured ([tool.icelint] migrations = \"...\")")
 
-    named = discover(list(paths), order) if paths else []
+    if note is not None:  # a folder is listed more than once here: each skipped file said once
+        note = _once(note)
+    named = discover(list(paths), order, note) if paths else []
     folders: list[Path] = [migrations] if migrations is not None else []
     if since is not None:
         folders += [Path(p) for p in paths if Path(p).is_dir()]
@@ -78,12 +81,12 @@ def make_plan(
         if paths:
             pending = [p for p in named if _key(p) in changed]
         elif migrations is not None:
-            pending = [p for p in _folder(migrations, order, cwd) if _key(p) in changed]
+            pending = [p for p in _folder(migrations, order, cwd, note) if _key(p) in changed]
         else:
             pending = [_display(Path(p), cwd) for p in sorted(changed) if _under(Path(p), cwd)]
             pending = order_files_like(pending, order)
     else:
-        pending = named if paths else _folder(migrations, order, cwd)  # type: ignore[arg-type]
+        pending = named if paths else _folder(migrations, order, cwd, note)  # type: ignore[arg-type]
 
     # every file once, by real path; the spelling the user typed wins over the folder's
     spelling: dict[str, Path] = {}
@@ -92,7 +95,7 @@ def make_plan(
     files: list[Path] = []
     seen: set[str] = set()
     for folder in dict.fromkeys(folders):
-        for f in _folder(folder, order, cwd):
+        for f in _folder(folder, order, cwd, note):
             k = _key(f)
             if k in seen:
                 continue
@@ -105,7 +108,7 @@ def make_plan(
             files.append(p)
     pending_keys = {_key(p) for p in pending}
     if since is None:  # a folder named (or the configured one, when nothing is named): every file is deployed apart
-        whole = {_key(f) for f in (discover([p for p in paths if Path(p).is_dir()], order) if paths else pending)}
+        whole = {_key(f) for f in (discover([p for p in paths if Path(p).is_dir()], order, note) if paths else pending)}
     else:
         whole = set()
     return Plan(files, [f for f in files if _key(f) in pending_keys], {str(f) for f in files if _key(f) in whole})
@@ -126,9 +129,20 @@ def deployments(plan: Plan):
     return model(plan)
 
 
-def _folder(folder: Path, order: str, cwd: Path) -> list[Path]:
+def _once(note: Callable[[str], None]) -> Callable[[str], None]:
+    said: set[str] = set()
+
+    def once(line: str) -> None:
+        if line not in said:
+            said.add(line)
+            note(line)
+
+    return once
+
+
+def _folder(folder: Path, order: str, cwd: Path, note: Callable[[str], None] | None = None) -> list[Path]:
     """The folder's files in migration order; a folder from the configuration is shown relative to the CWD."""
-    files = order_folder(folder, order)
+    files = order_folder(folder, order, note)
     return [_display(f, cwd) for f in files] if folder.is_absolute() else files
 
 

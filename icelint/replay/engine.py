@@ -177,6 +177,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         self.catalog_kind = catalog_kind  # "iceberg" (SparkCatalog) or "session" (SparkSessionCatalog)
         self._named_ref: ch.NamedRef | None = None  # the ref the statement being applied names (`_ref_key`)
         self.wap_branch: str | None = None  # `SET spark.wap.branch = x`: writes to WAP-enabled tables go to x
+        self.commit_checked: dict[int, tuple] = {}  # see `properties.check_commit_possible`
 
     # ------------------------------------------------------------------ table names
     def resolve_table(self, name: str) -> str:
@@ -333,7 +334,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
             raise not_found(step)
         if isinstance(first, ch.RenameTable):
             return self._rename(meta, first, step)
-        check_commit_possible(meta, step.changes)
+        check_commit_possible(meta, step.changes, self.commit_checked)
         schema_changes = [c for c in step.changes if isinstance(c, ch.SchemaChange)]  # type: ignore[arg-type]
         if schema_changes:  # the column changes of one statement are committed together
             return self._schema_commit(meta, schema_changes, step)

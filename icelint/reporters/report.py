@@ -24,6 +24,7 @@ class Report:
     fixed: int | None = None  # fixes --fix applied; None: not a --fix run
     parts: dict = field(default_factory=dict)  # path → text of a part of a file that findings name (a notebook's `nb.ipynb:cell 3`)
     inferred: list = field(default_factory=list)  # what the run inferred from the states (`icelint.plan.state_prefix`)
+    stats_incomplete: bool = False  # some data counts could not be read (unreachable, budget): the run cache does not keep it
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)

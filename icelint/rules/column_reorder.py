@@ -85,7 +85,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         where = f"struct `{after.name_of(parent)}`" if parent is not None else "the table"
         yield ctx.finding(
             RULE,
-            f"`{ctx.table_name}`: {what} changes the column order of {where}: {names} shift position. Iceberg keeps "
+            f"`{ctx.table_name}`: {what} changes the column order of {where}: {names} shift position: Iceberg keeps "
             "the values, but `INSERT INTO ... VALUES`, `INSERT INTO ... SELECT *` and `named_struct` values written for "
             "the old order now land in other columns (silently when the types are compatible)",
             "leave the position out: add columns at the end and keep the physical order (a view can show another "
@@ -130,7 +130,7 @@ def _shifts(before: Schema, after: Schema, parent: int | None, limit: int) -> tu
     """The first `limit` (at least; maybe more) of the (name, old position, new position) of the
     existing fields of a struct whose position changed, and how many there are.
 
-    Exact shortcut (tests/rules/test_column_reorder_fast.py compares it with the plain comparison of
+    Exact shortcut (tests/equivalence/test_column_reorder.py compares it with the plain comparison of
     both whole orders): the same object at the same place from the start has not moved, nor from the end when the
     lengths are equal (from the end with lengths differing by d: each moved by d, none need be listed
     beyond the first `limit`). Field ids being unique, a field between those two runs was between

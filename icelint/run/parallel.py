@@ -18,16 +18,15 @@ Any failure of a worker (an exception, a crash, a result that does not unpickle)
 redo that group itself, so a broken worker never loses findings; bad input then fails in the
 parent with its usual message. A run is split from `AUTO_MIN_STEPS` statements on, or from
 `MIN_STEPS` when `ICELINT_JOBS` asks for processes. `ICELINT_JOBS=1` turns all of this off; only the `icelint`
-process itself (`cli.entry`) turns it on, never a library call inside someone else's process.
+process itself (`cli.entry`) asks for it (`CheckRequest.parallel`), never a library call inside someone else's process.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from typing import TYPE_CHECKING, Callable, Sequence
 
-if TYPE_CHECKING:  # imported where used: `entry()` imports this module, and a cached run needs no replay
+if TYPE_CHECKING:  # imported where used: a cached run needs no replay
     from icelint.values import changes as ch
     from icelint.values.findings import Finding
 
@@ -38,8 +37,6 @@ MIN_STEPS = 400  # below this, a fork costs more than it saves, whatever ICELINT
 # 1.54 / 1.55 s vs 1.42 / 1.08 s; 5,000: 2.36 / 2.37 s vs 2.52 / 1.77 s; 10,000: 8.2 / 8.5 s vs 7.5 / 5.3 s.
 AUTO_MIN_STEPS = 2500
 MAX_JOBS = 8
-
-enabled = False  # set by `cli.entry`: this process is icelint's own
 
 
 def jobs() -> int:
@@ -94,11 +91,15 @@ def partition(steps: Sequence[ch.Step], groups: int) -> list[list[ch.Step]] | No
 
 
 def lint_partitioned(
-    steps: Sequence[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]
+    steps: Sequence[ch.Step], work: Callable[[list[ch.Step]], list[Finding]], *, allowed: bool, stats=None
 ) -> list[Finding] | None:
     """`work` (replay + lint of some steps) run on each group of tables, the groups in parallel;
-    the merged findings, or None when the run is not split (the caller then runs `work` once)."""
-    if not enabled or not hasattr(os, "fork"):
+    the merged findings, or None when the run is not split (the caller then runs `work` once).
+
+    `allowed`: whether this process may fork (`CheckRequest.parallel`: icelint's own process, not a
+    library call in someone else's, nor a process with threads). `stats`: the run's data counts
+    (`sources.table_stats.StatsProvider`, or None), marked incomplete when a worker's were."""
+    if not allowed or not hasattr(os, "fork"):
         return None
     if len(steps) < AUTO_MIN_STEPS and not os.environ.get("ICELINT_JOBS", "").strip():
         return None  # the default: a fork pays only on larger runs (see AUTO_MIN_STEPS)
@@ -106,10 +107,10 @@ def lint_partitioned(
     if parts is None:
         return None
     _import_sqlglot_if_needed(steps)
-    children = [_spawn(part, work) for part in parts[1:]]
+    children = [_spawn(part, work, stats) for part in parts[1:]]
     findings = list(work(parts[0]))
     for (pid, fd), part in zip(children, parts[1:]):
-        findings.extend(_collect(pid, fd, part, work))
+        findings.extend(_collect(pid, fd, part, work, stats))
     from icelint.values.findings import in_report_order
 
     return in_report_order(findings)
@@ -132,7 +133,7 @@ def _import_sqlglot_if_needed(steps: Sequence[ch.Step]) -> None:
         sqlglot.Dialect.get_or_raise("spark")
 
 
-def _spawn(part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) -> tuple[int, int]:
+def _spawn(part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]], stats) -> tuple[int, int]:
     import pickle
 
     read_fd, write_fd = os.pipe()
@@ -141,7 +142,7 @@ def _spawn(part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) 
         os.close(read_fd)
         try:
             try:
-                result = ("ok", work(part), _stats_incomplete())
+                result = ("ok", work(part), bool(stats is not None and stats.incomplete))
             except BaseException:  # noqa: BLE001 - the parent redoes the group and reports the error itself
                 result = ("failed", None, False)
             # pickled straight into the pipe, not into one bytes object first (a copy of every finding
@@ -155,7 +156,7 @@ def _spawn(part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) 
     return pid, read_fd
 
 
-def _collect(pid: int, fd: int, part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]]) -> list[Finding]:
+def _collect(pid: int, fd: int, part: list[ch.Step], work: Callable[[list[ch.Step]], list[Finding]], stats) -> list[Finding]:
     import pickle
 
     with os.fdopen(fd, "rb") as inp:
@@ -166,13 +167,6 @@ def _collect(pid: int, fd: int, part: list[ch.Step], work: Callable[[list[ch.Ste
     os.waitpid(pid, 0)
     if status != "ok":
         return list(work(part))
-    if incomplete:  # a worker's data counts were unknown: the parent's report must not be cached either
-        from icelint.sources import table_stats
-
-        table_stats.incomplete = True
+    if incomplete and stats is not None:  # a worker's data counts were unknown: the report must not be cached either
+        stats.incomplete = True
     return findings
-
-
-def _stats_incomplete() -> bool:
-    mod = sys.modules.get("icelint.sources.table_stats")
-    return bool(mod is not None and mod.incomplete)

@@ -313,10 +313,8 @@ def serve() -> int:
     """Run the server on standard input and output until the client says `exit`."""
     import gc
 
-    from icelint.run import parallel
-
     gc.enable()  # a long-lived process: `cli.entry` turns the collector off for one-shot runs
-    parallel.enabled = False  # no forks from a process with threads (the LSP reader)
+    # no forks from a process with threads (the LSP reader): its requests leave `CheckRequest.parallel` off
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="icelint server: %(levelname)s: %(message)s")
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever prints by mistake must not corrupt the protocol on stdout

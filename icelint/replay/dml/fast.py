@@ -14,7 +14,7 @@ and every name is one unqualified identifier. `shape` recognises them; `passes` 
 statement certainly passes every check the sqlglot path runs (its columns resolve, the arity and
 the literal types are right). Anything else, and any statement that might fail, goes the sqlglot
 way, which builds the exact error: this module never raises an error of its own, so the verdicts
-(and messages) are the sqlglot path's, only reached sooner (`tests/test_dml_fast.py` compares the
+(and messages) are the sqlglot path's, only reached sooner (`tests/equivalence/test_dml_fast.py` compares the
 two on generated statements).
 """
 
@@ -171,7 +171,7 @@ class _Tokens:
         return out
 
 
-# The parallel run's pre-check (parallel.py) and the replay ask for the same statements; a few only:
+# The parallel run's pre-check (run/parallel.py) and the replay ask for the same statements; a few only:
 # the cache holds each statement's text and shape, and the replay asks for each statement once. A
 # long statement is not kept (an INSERT of 2,000 columns and its shape: ~130 KB, 8 MB for 64 of
 # them on the migration x20): reading it twice costs less than holding it.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, Callable, Iterator
+from typing import TYPE_CHECKING, NamedTuple, Callable, Iterable, Iterator
 
 from icelint.values import changes as ch
 from icelint.values.findings import Finding, Severity
@@ -14,6 +14,9 @@ from icelint.model.table import LazySchema, Schema, TableMetadata
 from icelint.replay.engine import Outcome, ReplayResult
 from icelint.replay.errors import ReplayError
 from icelint.values.source import Span
+
+if TYPE_CHECKING:
+    from icelint.engine.context import RunContext
 
 # What a rule reacts to, besides step and change classes (`ch.ParseFailure`, `ch.DeleteColumn`, ...).
 SCHEMA_CHANGED = "schema-changed"  # the step was applied and the table's current schema is a new one
@@ -33,16 +36,29 @@ class RuleId(NamedTuple):
 
 @dataclass(frozen=True)
 class Rule:
-    """A rule: its code, name, default severity, check function, documentation and the changes that trigger it."""
+    """A rule: its code, name, default severity, check function, documentation and the changes that trigger it.
+
+    A rule over statements has a `check`, called with each replay outcome that carries one of its
+    `triggers`. A rule over files (`Rule.over_files`) has a `check_files` instead, called once per
+    run at its `stage` (`rules/kit/files.py`)."""
 
     code: str
     name: str
     severity: Severity
-    check: Callable[["RuleContext"], Iterator[Finding]]
+    check: Callable[["RuleContext"], Iterator[Finding]] | None
     doc: str
     # The step classes, change classes and outcome kinds (SCHEMA_CHANGED, REJECTED, SKIPPED) that can
     # make the rule report; the checker calls it for those outcomes only (None: for every outcome).
     triggers: frozenset | None = None
+    check_files: Callable[..., Iterable[Finding]] | None = None  # (FilesContext) -> findings
+    stage: str | None = None  # when the engine calls `check_files` (`rules/kit/files.py`)
+
+    @classmethod
+    def over_files(cls, rule_id: tuple, check_files: Callable[..., Iterable[Finding]], doc: str, stage: str) -> "Rule":
+        """A rule over files (`rules/kit/files.py`), from its (code, name, severity): `Rule.over_files(("ICE060",
+        "unresolved-placeholder", Severity.ERROR), check_files, __doc__, TEXT)`."""
+        code, name, severity = rule_id
+        return cls(code, name, severity, None, doc, frozenset(), check_files, stage)
 
     @property
     def summary(self) -> str:
@@ -179,12 +195,14 @@ class TableHistory:
 
 @dataclass
 class RuleContext:
-    """What a rule sees of one step: the outcome, the run's result, the table's history and its name as written."""
+    """What a rule sees of one step: the outcome, the run's result, the table's history, its name as
+    written, and the run's context (`run`: the look-ups built once per run, `icelint.engine.context`)."""
 
     outcome: Outcome
     result: ReplayResult
     history: TableHistory
     table_name: str  # as the user wrote it first
+    run: "RunContext" = field(repr=False, compare=False)
     # Read from `outcome` once (every rule asks them of every statement: as properties, each ask
     # was a call): the step, the step if it is a commit, its changes, the states around it, the
     # rejection, and whether the step was applied.
@@ -195,6 +213,8 @@ class RuleContext:
     after: TableMetadata | None = field(init=False, repr=False, compare=False)
     error: ReplayError | None = field(init=False, repr=False, compare=False)
     accepted: bool = field(init=False, repr=False, compare=False)
+    # What a family of rules computes once per outcome and shares (`shared`): analysis name → result.
+    memo: dict = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         o = self.outcome
@@ -203,6 +223,15 @@ class RuleContext:
         self.changes = c.changes if c else ()
         self.before, self.after, self.error = o.before, o.after, o.error
         self.accepted = o.accepted
+
+    def shared(self, name: str, make: Callable[["RuleContext"], object]):
+        """`make(self)`, computed once for this outcome whichever rule asks first: the one analysis a
+        family of rules shares (each member reports its part of it)."""
+        memo = self.memo
+        if name in memo:
+            return memo[name]
+        got = memo[name] = make(self)
+        return got
 
     def whole_run(self) -> ReplayResult:
         """The run's result, every outcome in it: raises `NeedsFuture` while the replay is still

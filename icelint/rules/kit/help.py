@@ -127,7 +127,7 @@ def simple_statements(text: str) -> tuple[str, ...] | None:
     simple shapes above (`ALTER TABLE t RENAME COLUMN a.b TO c`, `ALTER TABLE t DROP COLUMN(S) a, b.c`)
     joined by `; `, names plain words: the parser reads each as that statement, spanning exactly it
     (it takes every plain word as a name there, keywords too, as Spark does). None otherwise (then
-    ask the parser). tests/rules/test_help_simple_statements.py compares this with the parser's
+    ask the parser). tests/equivalence/test_kit_help.py compares this with the parser's
     answer, every keyword in every name position included."""
     if len(text) > _MAX_SIMPLE:
         return None
@@ -182,34 +182,29 @@ def free_name(taken: Iterable[str], base: str, suffixes: tuple[str, ...] = ("_v2
 # `did_you_mean` compares a name with every known one (difflib's ratio: ~10 us a name). Asked once
 # per unknown table or column, thousands of times over thousands of names (a run naming many unknown
 # tables beside many known ones, unknown columns of a wide table), that was quadratic.
-# A run (`new_run`, called as each lint starts) spends at most this many name comparisons on
-# suggestions of more than SMALL names each; past it, those helps go without "did you mean" (their
-# other advice stays). Lists of up to SMALL names are always compared.
+# A run spends at most this many name comparisons on suggestions of more than SMALL names each (what
+# it spent so far is its context's `suggestions`: `ctx.run`, icelint.engine.context); past it, those
+# helps go without "did you mean" (their other advice stays). Lists of up to SMALL names are always compared.
 SUGGESTION_BUDGET = 100_000
 SMALL = 64
-_spent = [0]
 
 
-def new_run() -> None:
-    """A new lint run: its suggestions start with the whole `SUGGESTION_BUDGET`."""
-    _spent[0] = 0
+def may_suggest(count: int, run) -> bool:
+    """Whether `did_you_mean` over `count` names fits in what is left of the budget of `run` (the
+    `RunContext`), asked before building a long list of names."""
+    return count <= SMALL or run.suggestions + count <= SUGGESTION_BUDGET
 
 
-def may_suggest(count: int) -> bool:
-    """Whether `did_you_mean` over `count` names fits in what is left of the run's budget (asked
-    before building a long list of names)."""
-    return count <= SMALL or _spent[0] + count <= SUGGESTION_BUDGET
-
-
-def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """`; did you mean `amount`?` when a known name is close to `name`, else ''."""
+def did_you_mean(name: str, known: Iterable[str], run) -> str:
+    """`; did you mean `amount`?` when a known name is close to `name`, else ''; a long list of
+    names is compared only within the budget of `run` (the `RunContext`)."""
     import difflib
 
     known = list(dict.fromkeys(known))
     if len(known) > SMALL:
-        if not may_suggest(len(known)):
+        if not may_suggest(len(known), run):
             return ""
-        _spent[0] += len(known)
+        run.suggestions += len(known)
     by_lower = {k.lower(): k for k in known}
     close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6)
     if not close or close[0] == name.lower() and by_lower[close[0]] == name:
@@ -240,7 +235,7 @@ def transform_sql(transform: str, column: str) -> str:
     return f"{_TRANSFORM_SQL.get(transform, transform)}({col})"
 
 
-def did_you_mean_column(schema, dotted_path: str) -> str:
+def did_you_mean_column(schema, dotted_path: str, run) -> str:
     """did_you_mean among the siblings of the unknown field (a nested name is only ever confused with
     a field of the same struct), answered with the full path."""
     from icelint.model.types import children
@@ -256,11 +251,11 @@ def did_you_mean_column(schema, dotted_path: str) -> str:
             break
         parent, k = found, k + 1
     if parent is None:
-        if not may_suggest(len(schema.fields)):
+        if not may_suggest(len(schema.fields), run):
             return ""
-        return did_you_mean(path[0], [f.name for f in schema.fields])
+        return did_you_mean(path[0], [f.name for f in schema.fields], run)
     path = path[:k]
-    hint = did_you_mean(path[-1], [f.name for f in children(parent.type)])
+    hint = did_you_mean(path[-1], [f.name for f in children(parent.type)], run)
     if not hint:
         return ""
     real = ".".join(schema.path_of(parent.id) or path[:-1])

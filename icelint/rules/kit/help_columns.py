@@ -62,7 +62,7 @@ _NEWEST = ByIdentity(_NewestWith)  # the states asked about lately
 def drop_outcome(ctx, field_id: int):
     """The earlier accepted step of this run that removed `field_id` from the table, if any (found
     once per finding: its help and its fix both ask)."""
-    memo = ctx.__dict__.setdefault("_drop_outcome", {})
+    memo = ctx.memo.setdefault("drop_outcome", {})
     if field_id not in memo:
         memo[field_id] = _find_drop_outcome(ctx, field_id)
     return memo[field_id]
@@ -75,12 +75,12 @@ def _find_drop_outcome(ctx, field_id: int):
     # the newest such step first, among the steps that may have removed it (a scan of the whole
     # history per finding would make N drops and re-adds quadratic)
     end = _position(outcomes, ctx.step.index)
-    candidates = drop_candidates(ctx.result, ctx.outcome.table, field_id)
+    candidates = drop_candidates(ctx.run, ctx.outcome.table, field_id)
     for k in reversed(candidates[: bisect_left(candidates, end)]):
         o = outcomes[k]
         if o.table != ctx.outcome.table or not o.accepted or o.before is None or o.after is None:
             continue
-        if removed_by_diff(ctx.result, o.table, field_id, k) or (
+        if removed_by_diff(ctx.run, o.table, field_id, k) or (
             small.has_id(o.before.schema, field_id) and not small.has_id(o.after.schema, field_id)
         ):
             return o
@@ -214,7 +214,7 @@ def free_column_name(ctx, parent: tuple[str, ...], base: str, suffixes: tuple[st
     if parent or len(before.fields) + len(after.fields) <= SMALL_TABLE:
         # a struct's fields, or a narrow table's columns: a set of their names costs less than
         # lookups in older versions' indexes (made once per statement and parent: a help asks twice)
-        memo = ctx.__dict__.setdefault("_sibling_names", {})
+        memo = ctx.memo.setdefault("sibling_names", {})
         sibs = memo.get(parent)
         if sibs is None:
             sibs = memo[parent] = {n.lower() for schema in (before, after) for n in map(_field_name, _level(schema, parent))}
@@ -399,7 +399,7 @@ def emptied_struct_help(ctx, path: tuple[str, ...], field_id: int) -> Proposed:
     (with the DROP COLUMN proposed for this statement)."""
     t = table_sql(ctx.table_name)
     low = tuple(p.lower() for p in path)
-    later = adds_into(ctx.result, ctx.outcome.table, low, ctx.step.index)  # a later statement refilling it
+    later = adds_into(ctx.run, ctx.outcome.table, low, ctx.step.index)  # a later statement refilling it
     if later is not None:
         for c in later.changes:
             if isinstance(c, ch.AddColumn) and tuple(p.lower() for p in c.column.path[:-1]) == low:

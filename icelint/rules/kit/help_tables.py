@@ -88,10 +88,10 @@ def partition_reject(ctx, e) -> tuple[str, str]:
     if m and before is not None:
         name = m.group(1)
         if "partition field" in e.message:
-            hint = did_you_mean(name, [f.name for f in before.spec.fields if f.transform != "void"])
+            hint = did_you_mean(name, [f.name for f in before.spec.fields if f.transform != "void"], ctx.run)
             current = ", ".join(f"`{f.name}`" for f in before.spec.fields if f.transform != "void") or "none"
             return msg, f"{hint + ' ' if hint else ''}the current partition fields are {current}; partition commands name them exactly (case-sensitive)"
-        hint = did_you_mean_column(before.schema, name)
+        hint = did_you_mean_column(before.schema, name, ctx.run)
     return msg, (hint + " " if hint else "") + "check the column and partition field names with `icelint schema`; partition commands are case-sensitive"
 
 
@@ -183,7 +183,7 @@ def identifier_help(ctx, e) -> str:
         c = next(c for c in changes if isinstance(c, ch.DropIdentifierFields))
         ids = set(schema.identifier_field_ids)
         listed = [p for p in c.paths if (f := schema.find(p)) is not None and f.id in ids]
-        hint = did_you_mean(e.column or "", current) if e.column else ""
+        hint = did_you_mean(e.column or "", current, ctx.run) if e.column else ""
         if listed:
             return f"{hint + ' ' if hint else ''}only {current_txt} are identifier fields: {sql(f'ALTER TABLE {t} DROP IDENTIFIER FIELDS ' + ', '.join(path_sql(p) for p in listed))}"
         return f"{hint + ' ' if hint else ''}the identifier fields are {current_txt}: this statement has nothing to drop, delete it"
@@ -197,7 +197,7 @@ def identifier_help(ctx, e) -> str:
         if f is not None and not f.required and f.type.is_primitive:
             why = f"`{bad}` is optional, and Iceberg cannot make an existing optional column required; "
         elif f is None and bad:
-            hint = did_you_mean_column(schema, bad)
+            hint = did_you_mean_column(schema, bad, ctx.run)
             why = f"`{bad}` is not a column{'; ' + hint if hint else ''}; "
         cands = ", ".join(f"`{n}`" for n in sorted(ok)) or "none"
         if valid:
@@ -212,10 +212,10 @@ def identifier_help(ctx, e) -> str:
 def known_table_hint(ctx) -> str:
     """`did you mean `db.events`? If not, ` from the tables the run knows (or '')."""
     result = ctx.whole_run()  # the tables at the end of the run
-    if not may_suggest(len(result.tables)):
+    if not may_suggest(len(result.tables), ctx.run):
         return ""
     names = [result.display_names.get(k, k) for k, v in result.tables.items() if v is not None]
-    hint = did_you_mean(ctx.table_name, names)
+    hint = did_you_mean(ctx.table_name, names, ctx.run)
     return f"{hint} If not, " if hint else ""
 
 

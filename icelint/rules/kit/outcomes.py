@@ -2,7 +2,8 @@
 
 A rule that asks "which step starts at FILE:LINE" or "does any later statement write this table" for
 each of its findings would scan the whole history per finding: N drops and re-adds would be
-quadratic. The index is built on first use for a given run and kept up to date as
+quadratic. The index is built on first use in a run, kept on the run's context (`ctx.run`, an
+`icelint.engine.context.RunContext`: each function here takes it), and kept up to date as
 its outcomes grow: `checker.lint_replay` lints each outcome as soon as the replay makes it, so a
 rule may ask while the list is still growing (`ReplayResult.final` False). What lies ahead is then
 read from the run's steps (`ReplayResult.steps`, all lowered before the replay starts); a question
@@ -19,8 +20,6 @@ from icelint.values import changes as ch
 from icelint.replay.common import table_key
 from icelint.rules.kit.base import NeedsFuture
 from icelint.values.source import TextSpan
-
-_cache: list = [None, None]  # [outcomes list, _Index]
 
 
 class _Index:
@@ -57,22 +56,24 @@ class _Index:
         self.seen = len(outcomes)
 
 
-def index(result) -> _Index:
-    outcomes = result.outcomes
-    if _cache[0] is not outcomes:
-        _cache[:] = [outcomes, _Index()]
-    ix = _cache[1]
+def index(run) -> _Index:
+    """The look-ups of the run (`RunContext`), brought up to date with its outcomes so far."""
+    ix = run.index
+    if ix is None:
+        ix = run.index = _Index()
+    outcomes = run.result.outcomes
     if ix.seen != len(outcomes):
         ix.update(outcomes)
     return ix
 
 
-def statement_span(result, path: str, line: int):
+def statement_span(run, path: str, line: int):
     """The span of the first step of the run that starts at `path:line`, or None.
 
     The steps of a file are in order of their lines: a binary search in the file's range of steps
     (no table of every step's line: a long run would hold one entry per statement)."""
-    ix = index(result)
+    ix = index(run)
+    result = run.result
     if result.steps is None:  # a result made by hand: a replay's outcomes are its steps, one each
         result.steps = [o.step for o in result.outcomes]
     steps = result.steps
@@ -108,13 +109,14 @@ def _line(step) -> int:
 _start = attrgetter("span.start")
 
 
-def writes_after(result, table: str, step_index: int) -> bool:
+def writes_after(run, table: str, step_index: int) -> bool:
     """Whether a commit to `table` after step `step_index` writes rows.
 
     While the replay is still going, the steps not yet replayed are read by their table names: a
     name with a namespace is the table it names; a name without one is resolved only by the replay
     (against the tables that exist then), so one that may be `table` raises `NeedsFuture`."""
-    ix = index(result)
+    ix = index(run)
+    result = run.result
     if ix.last_write.get(table, -1) > step_index:
         return True
     if result.final:
@@ -137,12 +139,12 @@ def writes_after(result, table: str, step_index: int) -> bool:
     return False
 
 
-def drop_candidates(result, table: str, field_id: int) -> list[int]:
+def drop_candidates(run, table: str, field_id: int) -> list[int]:
     """Positions in the run's outcomes of the accepted steps of `table` that may have removed
     `field_id`, in order: those whose diff removed it (the replay's diff is the diff of the step's
     one schema commit) and those that changed the schema otherwise (no diff, or other changes
     beside), to be checked."""
-    ix = index(result)
+    ix = index(run)
     mine, theirs = ix.removed.get((table, field_id), ()), ix.other.get(table, ())
     return sorted({*mine, *theirs}) if mine and theirs else list(mine or theirs)
 
@@ -167,20 +169,20 @@ def _writes(changes) -> bool:
     return False
 
 
-def removed_by_diff(result, table: str, field_id: int, k: int) -> bool:
+def removed_by_diff(run, table: str, field_id: int, k: int) -> bool:
     """Whether the outcome at position `k` (a `drop_candidates` position) removed `field_id` for
     certain: its diff, the diff of its one schema commit, says so (no other change beside). Its
     before and after schemas need not be asked then: an old version's look-up costs a table."""
     # a field id is removed once, mostly: a short list
-    return k in index(result).removed.get((table, field_id), ()) and diff_is_whole(result.outcomes[k])
+    return k in index(run).removed.get((table, field_id), ()) and diff_is_whole(run.result.outcomes[k])
 
 
-def first_reference(result, table: str) -> int:
+def first_reference(run, table: str) -> int:
     """The step index of the run's first outcome on `table` (-1: none yet)."""
-    return index(result).first.get(table, -1)
+    return index(run).first.get(table, -1)
 
 
-def adds_into(result, table: str, parent: tuple[str, ...], after: int):
+def adds_into(run, table: str, parent: tuple[str, ...], after: int):
     """The first step after step `after` that adds a column inside `parent` (a lower-cased path) of
     `table`, or None.
 
@@ -188,7 +190,8 @@ def adds_into(result, table: str, parent: tuple[str, ...], after: int):
     of every later statement per emptied struct made N of them quadratic. A step that
     names its table without a namespace is resolved only by the replay: where one may be `table`,
     the outcomes are read instead (`NeedsFuture` while the replay is still going)."""
-    ix = index(result)
+    ix = index(run)
+    result = run.result
     if result.steps is None:  # a result made by hand: a replay's outcomes are its steps, one each
         result.steps = [o.step for o in result.outcomes]
     steps = result.steps

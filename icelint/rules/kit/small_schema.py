@@ -1,10 +1,10 @@
 """Schema look-ups for the help recipes, by a scan of a narrow schema's columns.
 
 The replay moves a schema's lookup tables to the next version (`Schema.carry_indexes`); a rule asking
-an older version walks or moves them back (`model/schema.py` `_older`, `_move_table`), and the help of
+an older version walks or moves them back (`model/schema.py` `_older`, `model/storage/lookups.py` `_move_table`), and the help of
 N drops and re-adds asks two different old versions per finding, so the tables travel back and forth
 (a long run's cost). For a schema of a few columns a scan of `schema.fields` gives the same answer for less.
-Each function returns exactly what the `Schema` method it names returns (tests/test_small_schema.py
+Each function returns exactly what the `Schema` method it names returns (tests/equivalence/test_small_schema.py
 compares them, case twins and nested fields included); wide schemas and nested paths use that method.
 """
 

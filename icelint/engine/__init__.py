@@ -77,6 +77,9 @@ class CheckRequest:
         uses); the command line prints them under `-v`.
       `texts_are_inputs`: whether the paths of `texts` that `paths` does not name are inputs (True);
         `with_texts` (a `--fix` pass over files on disk) keeps the inputs of the request instead.
+      `checkpoints`: an `icelint.engine.checkpoint.Checkpoints` kept from one check to the next (a
+        language server's): the check goes on from the state an earlier one reached after the same
+        files, and keeps its own; the findings are the same.
     """
 
     paths: tuple[str, ...] = ()
@@ -96,6 +99,7 @@ class CheckRequest:
     note: Callable[[str], None] | None = field(default=None, compare=False)
     texts_are_inputs: bool = True
     configure: "Callable[[Config], Config] | None" = field(default=None, compare=False)
+    checkpoints: Any = field(default=None, compare=False)
 
     def with_texts(self, texts: Mapping[str, str]) -> "CheckRequest":
         """The same inputs with `texts` standing in for those files too (a `--fix` pass)."""

@@ -74,7 +74,8 @@ def _prepare(request, pack: bool) -> _Prepared:
     else:
         plan = make_plan(list(request.paths), migrations=cfg.migrations, since=request.since, order=cfg.order)
     if len(plan.files) > 1 or request.since is not None:  # one file alone: no boundary, no history to weigh
-        plan.git = git_facts(plan.files, request.since, texts)
+        facts = git_facts if request.checkpoints is None else request.checkpoints.git_facts
+        plan.git = facts(plan.files, request.since, texts)
     if not plan.pending and request.since is None:
         raise InputError(f"{' '.join(request.paths) or cfg.migrations}: no .sql files found")
     values = dict(cfg.vars)
@@ -179,8 +180,12 @@ def check(request):
     prep = _prepare(request, request.pack)
     cfg, plan, maps = prep.cfg, prep.plan, prep.maps
     rules = cfg.rules()
-    parsed = parse_plan(plan, read=prep.read, pack=prep.pack)
-    parsed.deployments = deployments(plan)
+    resume = None
+    if _stateless(request, cfg):  # a checkpoint's replay starts from no state: the run goes on from one
+        parsed, resume = request.checkpoints.parse(plan, prep.read, cfg, deployments(plan))
+    else:
+        parsed = parse_plan(plan, read=prep.read, pack=prep.pack)
+        parsed.deployments = deployments(plan)
     initial, absent, stats = _states(request, cfg, parsed, plan, prep.notes, prep.inferred)
     pending = pending_part(parsed, plan)
     if request.note is not None:
@@ -193,7 +198,10 @@ def check(request):
         replayer = Replay(initial or None, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments,
                           iceberg_version=cfg.iceberg_version)
         pack = own and long_run
-        findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own, pack_findings=pack)
+        if resume is not None:
+            replayer = resume.replayer(replayer)
+        findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own, pack_findings=pack,
+                                       resume=resume)
         if not own:
             return only_pending(findings, Run(parsed.sources, parsed.files, steps, result), plan)
         moved = moved_reports(findings, Run(parsed.sources, parsed.files, steps, result), plan) if plan.context else []
@@ -204,7 +212,7 @@ def check(request):
 
     with packing_texts(long_run):
         statements = pending.statement_count
-        findings = lint_partitioned(parsed.steps, lint_steps)
+        findings = lint_partitioned(parsed.steps, lint_steps) if resume is None else None
         if findings is None:
             steps, parsed.steps, pending.steps = parsed.steps, [], []
             findings = lint_steps(steps, own=True)
@@ -233,6 +241,17 @@ def check(request):
         if request.positions:
             report.statements_by_file = embedded.statement_positions(pending.files, maps)
     return report
+
+
+def _stateless(request, cfg) -> bool:
+    """Whether the request has checkpoints and nothing but its files feeds the replay (no state)."""
+    if request.checkpoints is None or request.pack or request.states or request.spark is not None:
+        return False
+    from icelint.sources import StateOptions
+    from icelint.sources.options import resolve
+
+    flags = request.state or StateOptions()
+    return not resolve(flags.metadata, flags, cfg.state() or None).has_source()
 
 
 def replay_plan(request):

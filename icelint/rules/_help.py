@@ -190,9 +190,15 @@ SMALL = 64
 _spent = [0]
 
 
-def new_run() -> None:
-    """A new lint run: its suggestions start with the whole `SUGGESTION_BUDGET`."""
-    _spent[0] = 0
+def new_run(spent: int = 0) -> None:
+    """A new lint run: its suggestions start with the whole `SUGGESTION_BUDGET` (less `spent`: a run
+    going on from a checkpoint, `engine.checkpoint`, has what was spent before it)."""
+    _spent[0] = spent
+
+
+def spent() -> int:
+    """What the run has spent of its budget so far (a checkpoint keeps it)."""
+    return _spent[0]
 
 
 def may_suggest(count: int) -> bool:

@@ -108,6 +108,7 @@ class Checkpoints:
         self._max = kept
         self._kept: list[_Checkpoint] = []
         self._git: tuple | None = None  # (what git's answers depend on, the answers: `plan.git_facts`)
+        self.resumed = 0  # checks that went on from a checkpoint
 
     def clear(self) -> None:
         self._kept.clear()
@@ -126,6 +127,7 @@ class Checkpoints:
                     and cp.marks == marks[:n] and cp.files == files[:n]):
                 best = cp
         if best is not None:  # the most recently used first
+            self.resumed += 1
             self._kept.remove(best)
             self._kept.insert(0, best)
         return best

@@ -56,7 +56,7 @@ def lint_replay(
 
     `resume` (an `engine.checkpoint.Resume`): `replay` holds the state a checkpoint kept after the
     first steps, whose outcomes and linter state `resume` gives back; the run goes on from there, and
-    leaves a checkpoint of its own after `resume.boundary` steps (None: none)."""
+    leaves checkpoints of its own after each of `resume.boundaries` steps."""
     done = resume.outcomes() if resume is not None else None
     result, outcomes = replay.stream(steps, done)
     result.absent, result.stats = absent or {}, stats
@@ -65,9 +65,10 @@ def lint_replay(
         linter.packed = PackedFindings()
     visit, kept, last = linter.visit, result.outcomes, {} if done is None else resume.last()
     lean = ch.linted if own_steps else None
-    stop = resume.boundary if resume is not None else None
-    # one outcome per step, in order: outcome i is of steps[i]; in two parts when a checkpoint is taken between them
-    for part in (outcomes,) if stop is None else (islice(outcomes, stop - len(kept)), outcomes):
+    stops = resume.boundaries if resume is not None else ()
+    # one outcome per step, in order: outcome i is of steps[i]; in parts when checkpoints are taken between them
+    parts = [islice(outcomes, b - a) for a, b in zip((len(kept), *stops), stops)] if stops else []
+    for part in (*parts, outcomes):
         for i, outcome in enumerate(part, len(kept)):
             if visit(outcome):
                 step = None
@@ -76,7 +77,7 @@ def lint_replay(
                     if step is not outcome.step:
                         steps[i] = step  # type: ignore[index]
                 kept[i] = outcome.slimmed(last, step)
-        if part is not outcomes and len(kept) == stop:
+        if part is not outcomes:
             resume.save(replay, result, linter, last, steps)
     linter.run_deferred()
     if linter.packed is not None:

@@ -52,10 +52,12 @@ class _Checkpoint:
 
 class Resume:
     """One check's use of the checkpoints (`checker.lint_replay` reads it): the checkpoint it goes on
-    from (None: from nothing), and after how many steps it takes its own (`boundary`; None: none)."""
+    from (None: from nothing), and after how many steps it takes its own (`boundaries`, ascending:
+    before its first reported file, and before its last file, a later file the caller may check next)."""
 
-    def __init__(self, owner: "Checkpoints", start: _Checkpoint | None, boundary: int | None, key: tuple) -> None:
-        self.owner, self.start, self.boundary, self._key = owner, start, boundary, key
+    def __init__(self, owner: "Checkpoints", start: _Checkpoint | None, keys: dict[int, tuple]) -> None:
+        self.owner, self.start, self._keys = owner, start, keys
+        self.boundaries = sorted(keys)
 
     def replayer(self, fresh):
         """The replay to run: a copy of the checkpoint's (with `fresh`'s deployments), else `fresh`."""
@@ -80,12 +82,11 @@ class Resume:
         return dict(self.start.last)
 
     def save(self, replay, result, linter, last: dict, steps) -> None:
-        """Keep the run's state now, after `boundary` steps."""
+        """Keep the run's state now, after one of `boundaries` steps."""
         from icelint.rules import _help
 
-        n = self.boundary
-        assert n is not None and len(result.outcomes) == n
-        config, files, marks, parsed_files, namespace = self._key
+        n = len(result.outcomes)
+        config, files, marks, parsed_files, namespace = self._keys[n]
         self.owner._keep(_Checkpoint(config, files, marks, parsed_files, list(steps[:n]), namespace, _copy_replay(replay),
                                      list(result.outcomes), linter.resumed(None), dict(last), _help.spent()))
 
@@ -109,6 +110,7 @@ class Checkpoints:
         self._kept: list[_Checkpoint] = []
         self._git: tuple | None = None  # (what git's answers depend on, the answers: `plan.git_facts`)
         self.resumed = 0  # checks that went on from a checkpoint
+        self.skipped = 0  # files the last check took from a checkpoint
 
     def clear(self) -> None:
         self._kept.clear()
@@ -126,6 +128,7 @@ class Checkpoints:
             if (n <= first and (best is None or n > len(best.files)) and cp.config == config
                     and cp.marks == marks[:n] and cp.files == files[:n]):
                 best = cp
+        self.skipped = len(best.files) if best is not None else 0
         if best is not None:  # the most recently used first
             self.resumed += 1
             self._kept.remove(best)
@@ -163,12 +166,16 @@ class Checkpoints:
                         [*before, *steps], deployments)
         if not plain:
             return parsed, None
-        prefix = {p for p, _ in files[k:first]}
-        mine = [s for s in steps if s.span.path in prefix]  # the new steps before the first reported file
-        boundary = len(before) + len(mine)
-        key = (config, files[:first], marks[:first], parsed.files[:first],
-               namespace_after(mine, start.namespace if start is not None else None))
-        return parsed, Resume(self, start, boundary if first > k and boundary > 0 else None, key)
+        keys: dict[int, tuple] = {}
+        for at in sorted({first, len(files) - 1}, reverse=True):  # before the first reported file, and the last file
+            if at <= k:
+                continue
+            paths = {p for p, _ in files[k:at]}
+            mine = [s for s in steps if s.span.path in paths]  # the new steps before that file
+            keys[len(before) + len(mine)] = (config, files[:at], marks[:at], parsed.files[:at],
+                                             namespace_after(mine, start.namespace if start is not None else None))
+        keys.pop(0, None)
+        return parsed, Resume(self, start, keys)
 
     def git_facts(self, files, since: str | None, texts: dict[str, str]):
         """`plan.git_facts(files, since, texts)`, with git asked again only when HEAD, the index or

@@ -217,10 +217,23 @@ def test_what_the_checked_file_did_is_forgotten(project) -> None:
     assert p.cp.resumed == len(versions)
 
 
-def test_middle_file_then_later_files(project) -> None:
-    """A middle file edited, then each later file checked: each goes on from the longest unchanged run of files."""
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@t", "HOME": str(root), "PATH": "/usr/bin:/bin:/usr/local/bin"})
+
+
+@pytest.mark.parametrize("in_git", [False, True])
+def test_middle_file_then_later_files(project, in_git: bool) -> None:
+    """A middle file edited, then each later file checked: each goes on from the longest unchanged
+    run of files (in git, new files deploy together: the checkpoint before the last file, taken by
+    the check of the middle one, serves the last one's)."""
     p = project(generated(7, files=7, tables=2))
     names = p.names()
+    if in_git:
+        _git(p.root, "init", "-q")
+        _git(p.root, "add", "pyproject.toml", *[f"migrations/{n}" for n in names[:2]])
+        _git(p.root, "commit", "-qm", "applied")
     for name in names[2:]:
         p.check(name)
     p.edit(names[3], p.text(names[3]) + "ALTER TABLE db.t0 DROP COLUMN id;\nALTER TABLE db.t1 ADD COLUMN id bigint;\n")
@@ -229,6 +242,12 @@ def test_middle_file_then_later_files(project) -> None:
     p.edit(names[0], p.text(names[0]).replace("payload string", "payload int", 1))
     for name in reversed(names):
         p.check(name)
+    before = p.cp.resumed
+    p.edit(names[4], p.text(names[4]) + "ALTER TABLE db.t0 ADD COLUMN w int;\n")
+    p.check(names[4])
+    p.check(names[-1])
+    assert p.cp.resumed == before + 2
+    assert p.cp.skipped == (len(names) - 1 if in_git else 4)
 
 
 # ---------------------------------------------------------------------------- configuration and state changes
@@ -270,9 +289,7 @@ def test_files_saved_in_a_git_repository(project) -> None:
     names = p.names()
 
     def git(*args: str) -> None:
-        subprocess.run(["git", *args], cwd=p.root, check=True, capture_output=True,
-                       env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-                            "GIT_COMMITTER_EMAIL": "t@t", "HOME": str(p.root), "PATH": "/usr/bin:/bin:/usr/local/bin"})
+        _git(p.root, *args)
 
     git("init", "-q")
     git("add", *[f"migrations/{n}" for n in names[:3]], "pyproject.toml")

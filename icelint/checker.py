@@ -157,7 +157,7 @@ class _Linter:
             self._findings = []
         return whole
 
-    def resumed(self, result: ReplayResult) -> "_Linter":
+    def resumed(self, result: ReplayResult) -> _Linter:
         """A copy of this walk's state, going on over `result` (a run continuing from a checkpoint,
         `engine.checkpoint`): the histories, findings and deferred checks are its own, this one's
         stay as they are."""

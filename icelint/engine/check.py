@@ -69,11 +69,15 @@ def _prepare(request, pack: bool) -> _Prepared:
     cfg = config_for(request)
     given = [p for p in request.texts if p not in request.paths] if request.texts_are_inputs else []
     texts = {**request.context_texts, **request.texts}
-    if not request.paths and given:  # in-memory inputs (stdin, editor buffers): placed in their folder
+    if request.batch:  # statements of a job: in their order, as one deployment
+        from icelint.engine.inputs import batch_plan
+
+        plan = batch_plan(request)
+    elif not request.paths and given:  # in-memory inputs (stdin, editor buffers): placed in their folder
         plan = stdin_input.plan_texts(given, cfg.migrations, cfg.order)
     else:
         plan = make_plan(list(request.paths), migrations=cfg.migrations, since=request.since, order=cfg.order)
-    if len(plan.files) > 1 or request.since is not None:  # one file alone: no boundary, no history to weigh
+    if not request.batch and (len(plan.files) > 1 or request.since is not None):  # one file alone: no boundary, no history to weigh
         facts = git_facts if request.checkpoints is None else request.checkpoints.git_facts
         plan.git = facts(plan.files, request.since, texts)
     if not plan.pending and request.since is None:
@@ -122,7 +126,12 @@ def _states(request, cfg, parsed, plan, notes: list[str], inferred: list[str]):
     initial: dict = {}
     absent: dict = {}
     stats = None
-    if opts.has_source():
+    if request.live is not None:  # a live catalog: its states, in place of the sources
+        from icelint.sources.table_stats import StatsProvider
+
+        live, gone = request.live(parsed.referenced_tables)
+        initial, absent, stats = {k: v.metadata for k, v in live.items()}, dict(gone), StatsProvider(live)
+    elif opts.has_source():
         from icelint.sources import load_states
         from icelint.sources.table_stats import provider_for
 
@@ -134,11 +143,11 @@ def _states(request, cfg, parsed, plan, notes: list[str], inferred: list[str]):
         notes.extend(states.unused)
     initial.update({table_key(k): v for k, v in request.states.items()})
     if request.spark is not None:
-        from icelint.spark import table_states
+        from icelint.sources.spark_session import table_states
 
         wanted = [t for t in dict.fromkeys(table_key(r) for r in parsed.referenced_tables) if t not in initial]
         initial.update(table_states(request.spark, wanted, missing_ok=True))
-    if initial:
+    if initial and not request.batch:  # a batch runs after the states were read: none of it is in them
         _apply_prefixes(initial, parsed, plan, cfg, inferred)
     return initial, absent, stats
 
@@ -245,7 +254,7 @@ def check(request):
 
 def _stateless(request, cfg) -> bool:
     """Whether the request has checkpoints and nothing but its files feeds the replay (no state)."""
-    if request.checkpoints is None or request.pack or request.states or request.spark is not None:
+    if request.checkpoints is None or request.pack or request.states or request.spark is not None or request.live is not None:
         return False
     from icelint.sources import StateOptions
     from icelint.sources.options import resolve

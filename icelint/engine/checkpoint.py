@@ -55,7 +55,7 @@ class Resume:
     from (None: from nothing), and after how many steps it takes its own (`boundaries`, ascending:
     before its first reported file, and before its last file, a later file the caller may check next)."""
 
-    def __init__(self, owner: "Checkpoints", start: _Checkpoint | None, keys: dict[int, tuple]) -> None:
+    def __init__(self, owner: Checkpoints, start: _Checkpoint | None, keys: dict[int, tuple]) -> None:
         self.owner, self.start, self._keys = owner, start, keys
         self.boundaries = sorted(keys)
 

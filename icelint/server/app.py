@@ -35,11 +35,11 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
+from icelint.engine.checkpoint import Checkpoints
 from icelint.version import __version__
 from icelint.server import convert
 from icelint.server.engine import Checked, check_document, fix_all
 from icelint.server.slices import Slicer
-from icelint.engine.checkpoint import Checkpoints
 
 DEBOUNCE = 0.04  # seconds without an edit before a changed file is checked
 FIX_ALL = "source.fixAll.icelint"  # the code action kind of "apply every fix" (as ruff's `source.fixAll.ruff`)

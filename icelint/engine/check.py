@@ -84,11 +84,16 @@ def _prepare(request, pack: bool) -> _Prepared:
         raise InputError(f"{' '.join(request.paths) or cfg.migrations}: no .sql files found")
     values = dict(cfg.vars)
     maps: dict = {}
-    by_key = {_key(k): v for k, v in texts.items()}  # a buffer stands in for its file however its path is spelt
+    by_key: dict | None = None  # a buffer stands in for its file however its path is spelt (made when first asked)
 
     def read(path):
+        nonlocal by_key
         name = str(path)
-        text = texts.get(name, by_key.get(_key(name)) if by_key else None)
+        text = texts.get(name)
+        if text is None and texts:
+            if by_key is None:
+                by_key = {_key(k): v for k, v in texts.items()}
+            text = by_key.get(_key(name))
         if text is not None:
             src = SourceFile(name, text)
         else:

@@ -14,8 +14,8 @@ kept too, while HEAD, the index and the files on disk stay as they were.
 The findings are those of a check from nothing: `tests/equivalence/test_checkpoint.py` compares
 both over edit sequences. A check goes on from a checkpoint (and leaves one) only when nothing but
 its files feeds the replay: no table state (no state source, no states given, no SparkSession), no
-packed texts, fewer than `packed_findings.PACK_FROM` statements, and no table name with a ref's
-suffix (`lower._place_refs` places those from the whole run).
+packed texts, fewer than `packed_findings.PACK_FROM` statements, and no table name that may have a
+ref's suffix (`lower._place_refs` reads those against the whole run's names).
 
 What a checkpoint holds is copied when it is taken and again when a check goes on from it (the
 containers: tables by name, histories, outcomes, findings); the table states, schemas, steps and
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,7 +157,7 @@ class Checkpoints:
         trees = [parse_file(s) for s in rest]
         steps = lower_files(trees, {s.path: s.text for s in rest}, start=len(before),
                             namespace=start.namespace if start is not None else None)
-        plain = len(before) + len(steps) < PACK_FROM and not any(getattr(s, "ref", None) is not None for s in steps)
+        plain = len(before) + len(steps) < PACK_FROM and not any(map(_ref_like, steps))
         if not plain and k:  # a ref's name is placed from the whole run's names: all from nothing
             parsed = parse_sources(sources, trees=False)
             parsed.deployments = deployments
@@ -192,6 +193,18 @@ class Checkpoints:
         if self._git is None or self._git[0] != key:
             self._git = (key, {})
         return git_facts(files, since, texts, memo=self._git[1])
+
+
+# the suffix of a name that may select a ref (`changes.name_ref`), whether lowering left it a ref or
+# made it a table's name because the run names such a table (`lower._place_refs`)
+_REF_LIKE = re.compile(r"\.(?:branch|tag|snapshot_id|at_timestamp)_", re.IGNORECASE)
+
+
+def _ref_like(step) -> bool:
+    """Whether the step names a table by a name that may be a ref's: what it names depends on the
+    names of the whole run, so no checkpoint holds it, or follows it."""
+    ref = getattr(step, "ref", False)
+    return ref is not False and (ref is not None or _REF_LIKE.search(step.table) is not None)
 
 
 def _stat(path: str) -> tuple | None:

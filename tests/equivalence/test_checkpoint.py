@@ -217,6 +217,23 @@ def test_what_the_checked_file_did_is_forgotten(project) -> None:
     assert p.cp.resumed == len(versions)
 
 
+def test_a_name_a_later_file_makes_a_table_or_a_ref(project) -> None:
+    """`db.t.branch_b1` is a branch of `db.t` unless the run names a table `db.t.branch_b1`: the last
+    file decides for an earlier one, which the checkpoint before it must not have decided already."""
+    p = project({"V1__create.sql": "CREATE TABLE db.t (id bigint, payload string) USING iceberg;\n",
+                 "V2__branch.sql": "ALTER TABLE db.t CREATE BRANCH b1;\nINSERT INTO db.t.branch_b1 VALUES (1, 'x');\n"
+                                   "ALTER TABLE db.t.branch_b1 ADD COLUMN z int;\n",
+                 "V3__last.sql": "CREATE TABLE db.t.branch_b1 (id int) USING iceberg;\n"})
+    _git(p.root, "init", "-q")  # every file new: one deployment, so only a write gives `db.t` rows
+    p.check("V3__last.sql")
+    readd = "ALTER TABLE db.t DROP COLUMN payload;\nALTER TABLE db.t ADD COLUMN payload string;\n"
+    p.edit("V3__last.sql", readd)  # the branch's rows are `db.t`'s: the re-add is an error
+    p.check("V3__last.sql")
+    p.check("V2__branch.sql")
+    p.edit("V3__last.sql", "CREATE TABLE db.t.branch_b1 (id int) USING iceberg;\n" + readd)
+    p.check("V3__last.sql")
+
+
 def _git(root: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
                    env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
@@ -369,12 +386,14 @@ def _edit_corpus_folder(p: Project) -> None:
 
 
 def _names_refs(p: Project) -> bool:
-    """Whether a statement of the folder names a branch or tag (no checkpoint then: the whole run places them)."""
+    """Whether a statement of the folder names a table by a name that may be a branch's or a tag's
+    (no checkpoint then: the whole run's names decide)."""
+    from icelint.engine.checkpoint import _ref_like
     from icelint.pipeline import parse_sources
     from icelint.source import SourceFile
 
     steps = parse_sources([SourceFile(f"migrations/{n}", p.text(n)) for n in p.names()]).steps
-    return any(getattr(s, "ref", None) is not None for s in steps)
+    return any(map(_ref_like, steps))
 
 
 @pytest.mark.parametrize("k", range(len(RULE_FOLDERS)))

@@ -8,8 +8,10 @@ files before it, the replay's state (every table's state, the tables unknown or 
 session's settings) and the rules' walk (each table's history, the findings so far, the checks
 waiting for the end of the run). A later check whose files start with the same files (same paths,
 texts and deployments, under the same configuration) reads them, but parses, replays and lints only
-the files after them. Git's facts about the files (`plan.git_facts`, three `git` processes) are
-kept too, while HEAD, the index and the files on disk stay as they were.
+the files after them. Each file parsed and lowered is kept too (by path, text and the session's
+namespace before it: a later file whose earlier file changed is not parsed again), and git's facts
+about the files (`plan.git_facts`, three `git` processes) while HEAD, the index and the files on
+disk stay as they were.
 
 The findings are those of a check from nothing: `tests/equivalence/test_checkpoint.py` compares
 both over edit sequences. A check goes on from a checkpoint (and leaves one) only when nothing but
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_KEPT = 4  # checkpoints kept, the most recently used first
+MAX_FILES = 1_000  # files kept parsed and lowered; beyond, the least recently used half is forgotten
 
 
 @dataclass
@@ -110,11 +113,13 @@ class Checkpoints:
         self._max = kept
         self._kept: list[_Checkpoint] = []
         self._git: tuple | None = None  # (what git's answers depend on, the answers: `plan.git_facts`)
+        self._files: dict[tuple, tuple] = {}  # (path, text, namespace) → the file parsed and lowered (`_lowered`)
         self.resumed = 0  # checks that went on from a checkpoint
         self.skipped = 0  # files the last check took from a checkpoint
 
     def clear(self) -> None:
         self._kept.clear()
+        self._files.clear()
         self._git = None
 
     def _keep(self, cp: _Checkpoint) -> None:
@@ -129,9 +134,7 @@ class Checkpoints:
             if (n <= first and (best is None or n > len(best.files)) and cp.config == config
                     and cp.marks == marks[:n] and cp.files == files[:n]):
                 best = cp
-        self.skipped = len(best.files) if best is not None else 0
         if best is not None:  # the most recently used first
-            self.resumed += 1
             self._kept.remove(best)
             self._kept.insert(0, best)
         return best
@@ -139,11 +142,9 @@ class Checkpoints:
     def parse(self, plan, read, config, deployments):
         """`pending.parse_plan(plan, read=read)` with `deployments` set, from the best checkpoint on;
         and the `Resume` of the run (None: it runs from nothing and leaves no checkpoint)."""
-        from icelint.lower import lower_files, namespace_after
+        from icelint.lower import namespace_after
         from icelint.packed_findings import PACK_FROM
         from icelint.pipeline import Parsed, parse_sources
-        from icelint.syntax.ast import PlacedSpans
-        from icelint.syntax.parser import parse_file
 
         sources = [read(f) for f in plan.files]
         names = plan.pending_names
@@ -153,20 +154,21 @@ class Checkpoints:
         start = self._best(config, files, marks, first)
         k = len(start.files) if start is not None else 0
         before = start.steps if start is not None else []
-        rest = sources[k:]
-        trees = [parse_file(s) for s in rest]
-        steps = lower_files(trees, {s.path: s.text for s in rest}, start=len(before),
-                            namespace=start.namespace if start is not None else None)
-        plain = len(before) + len(steps) < PACK_FROM and not any(map(_ref_like, steps))
-        if not plain and k:  # a ref's name is placed from the whole run's names: all from nothing
+        namespace = start.namespace if start is not None else None
+        parsed_files, steps = list(start.parsed_files if start is not None else ()), []
+        for src in sources[k:]:
+            spans, own, namespace = self._lowered(src, len(before) + len(steps), namespace)
+            parsed_files.append(spans)
+            steps += own
+        self.skipped = 0
+        if len(before) + len(steps) >= PACK_FROM or any(map(_ref_like, steps)):
+            # a name that may be a ref's is placed from the whole run's names: all from nothing
             parsed = parse_sources(sources, trees=False)
             parsed.deployments = deployments
             return parsed, None
-        parsed = Parsed(sources, [*(start.parsed_files if start is not None else ()),
-                                  *(f._replace(statements=PlacedSpans([st.span for st in f.statements])) for f in trees)],
-                        [*before, *steps], deployments)
-        if not plain:
-            return parsed, None
+        parsed = Parsed(sources, parsed_files, [*before, *steps], deployments)
+        self.skipped = k
+        self.resumed += start is not None
         keys: dict[int, tuple] = {}
         for at in sorted({first, len(files) - 1}, reverse=True):  # before the first reported file, and the last file
             if at <= k:
@@ -177,6 +179,30 @@ class Checkpoints:
                                              namespace_after(mine, start.namespace if start is not None else None))
         keys.pop(0, None)
         return parsed, Resume(self, start, keys)
+
+    def _lowered(self, src, start: int, namespace: str | None) -> tuple:
+        """One file parsed and lowered after `start` steps, with the session in `namespace`: its
+        `ParsedFile` (statement spans), its steps, and the namespace after it. Kept by path, text and
+        namespace (a later file of a folder whose earlier file changed: only its indexes move)."""
+        from icelint.lower import lower_files, namespace_after
+        from icelint.syntax.ast import PlacedSpans
+        from icelint.syntax.parser import parse_file
+
+        key = (src.path, src.text, namespace)
+        got = self._files.pop(key, None)
+        if got is None:
+            tree = parse_file(src)
+            own = lower_files([tree], {src.path: src.text}, start=start, namespace=namespace)
+            got = (tree._replace(statements=PlacedSpans([st.span for st in tree.statements])), own,
+                   namespace_after(own, namespace))
+            if len(self._files) >= MAX_FILES:
+                for old in list(self._files)[: MAX_FILES // 2]:
+                    del self._files[old]
+        self._files[key] = got  # the most recently used last
+        spans, own, after = got
+        if own and own[0].index != start:
+            own = [st._replace(index=start + i) for i, st in enumerate(own)]
+        return spans, own, after
 
     def git_facts(self, files, since: str | None, texts: dict[str, str]):
         """`plan.git_facts(files, since, texts)`, with git asked again only when HEAD, the index or

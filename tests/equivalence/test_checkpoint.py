@@ -101,7 +101,28 @@ def statement(rng: random.Random, tables: list[str], columns: dict[str, list[str
     cols = columns.setdefault(t, ["id", "payload"])
     c = rng.choice(cols)
     n = rng.randrange(1000)
-    kind = rng.randrange(16)
+    kind = rng.randrange(30)
+    if kind >= 16:
+        return rng.choice([
+            f"ALTER TABLE {t} RENAME TO {t}_old;",
+            f"CREATE TABLE {t}_copy AS SELECT * FROM {t};",
+            f"CREATE OR REPLACE TABLE {t} (id bigint, payload string) USING iceberg;",
+            f"DROP TABLE IF EXISTS {t}_old;",
+            f"ALTER TABLE {t} WRITE ORDERED BY {c};",
+            f"ALTER TABLE {t} SET IDENTIFIER FIELDS id;",
+            f"ALTER TABLE {t} ADD COLUMN s{n} struct<a: int, b: string>;",
+            f"ALTER TABLE {t} DROP COLUMN s{n}.a;",
+            f"MERGE INTO {t} USING {t} AS src ON {t}.id = src.id WHEN MATCHED THEN UPDATE SET *;",
+            f"TRUNCATE TABLE {t};",
+            f"DELETE FROM {t} WHERE id = {n};",
+            f"ALTER TABLE ${{db}}.t0 ADD COLUMN v{n} int;",
+            "-- icelint: ignore-file ICE005 -- made elsewhere",
+            "THIS IS NOT SQL;",
+            f"UPDATE {t} SET {c} = NULL;",
+            f"ALTER TABLE {t} REPLACE COLUMNS (id bigint, payload string);",
+            f"ALTER TABLE {t} CHANGE COLUMN {c} {c} bigint;",
+            f"CALL system.rewrite_data_files('{t}');",
+        ])
     if kind == 0:
         cols.remove(c) if len(cols) > 1 else None
         return f"ALTER TABLE {t} DROP COLUMN {c};"

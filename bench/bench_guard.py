@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from icelint.sources import read_metadata_state
-from icelint.spark_guard import Guard, _Dispatch
+from icelint.spark.guarding import Guard, _Dispatch
 
 META = ROOT / "fixtures/replay/36_realistic_events_repartition/expected/db.events.metadata.json"
 

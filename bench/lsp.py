@@ -16,7 +16,7 @@ Rows (target for each: median round-trip <= 150 ms):
   and when the last file's re-check (it comes after the edited one) arrives.
 - `1 table, last file`: the same 4,000 statements on one table: no file can be left out of the
   check (the server's cut by table does not apply); the 3,900 statements before the edited file
-  come from the checkpoint the previous check left (`icelint.engine.checkpoint`).
+  come from the checkpoint the previous check left (`icelint.run.checkpoint`).
 
 CPU is the server process's user+sys time per edit (from /proc), less noisy than wall time on a
 shared machine.

@@ -39,11 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--apart", action="store_true", help="replay the whole file, then lint it (two phases)")
     args = ap.parse_args(argv)
 
-    from icelint.checker import lint_replay, lint_run
+    from icelint.engine.checker import lint_replay, lint_run
     from icelint.config import load_config
-    from icelint.pipeline import parse_sources, replay
+    from icelint.engine.pipeline import parse_sources, replay
     from icelint.replay.engine import Replay
-    from icelint.source import SourceFile
+    from icelint.values.source import SourceFile
 
     rules = load_config().rules()
     gc.disable()

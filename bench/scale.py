@@ -567,7 +567,7 @@ def _final_schemas(path: Path) -> tuple[Path, list[str]] | None:
     import json
 
     # not `icelint schema --format json`: it writes every schema version in full, as Iceberg does
-    final = ("import json, sys; from icelint.pipeline import replay_paths; run = replay_paths([sys.argv[1]]); "
+    final = ("import json, sys; from icelint.engine.pipeline import replay_paths; run = replay_paths([sys.argv[1]]); "
              "print(json.dumps({k: v.evolve(schemas=(v.schema,)).to_json() for k, v in run.result.tables.items() if v}))")
     r = subprocess.run([sys.executable, "-c", final, path.name], cwd=OUT, capture_output=True, text=True)
     if r.returncode != 0:

@@ -16,7 +16,7 @@ def __getattr__(name: str) -> object:  # no import here: icelint._start must com
 
         return lint
     if name == "MigrationError":
-        from icelint.migration_error import MigrationError
+        from icelint.spark.errors import MigrationError
 
         return MigrationError
     if name == "spark":

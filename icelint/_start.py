@@ -7,7 +7,7 @@ back into `KeyboardInterrupt` for the command's own clean-up (and says "interrup
 itself), then hands it back to `interrupted` for the exit.
 
 `cli.entry` runs the command with Python's cyclic garbage collector off (see its docstring). Turned
-off here, before `icelint.cli` is imported, it also stays out of the imports: click, sqlglot's
+off here, before `icelint.cli.main` is imported, it also stays out of the imports: click, sqlglot's
 tokenizer and icelint's own modules make a few hundred classes and modules, and the collector's
 passes over them cost about 10 ms of every run's start-up.
 """
@@ -32,6 +32,6 @@ import gc  # after the handler: nothing before it may be interrupted loudly
 
 def entry() -> None:
     gc.disable()
-    from icelint.cli import entry as run
+    from icelint.cli.main import entry as run
 
     run()

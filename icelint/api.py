@@ -20,9 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Union
 
-from icelint.findings import Finding
+from icelint.values.findings import Finding
 from icelint.model.table import TableMetadata
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 StateArg = Union[TableMetadata, str, Path, Mapping[str, TableMetadata | str | Path], None]
 
@@ -74,9 +74,9 @@ def _initial(state: StateArg, paths: tuple[str, ...], texts: dict[str, str]) -> 
     if isinstance(state, Mapping):
         return {table_key(str(k)): _state(v) for k, v in state.items()}
     meta = _state(state)  # one table: the one its location names, else the one the scripts alter
-    from icelint.discovery import discover
-    from icelint.pipeline import parse_sources
-    from icelint.source import SourceFile
+    from icelint.plan.discovery import discover
+    from icelint.engine.pipeline import parse_sources
+    from icelint.values.source import SourceFile
     from icelint.sources.naming import name_by_location
 
     parsed = parse_sources([SourceFile(p, t) for p, t in texts.items()] + [SourceFile.read(f) for f in discover(list(paths))],
@@ -112,9 +112,9 @@ def lint(
     touches that `state` does not give (see `icelint.spark`). `select`/`ignore`: rule codes or names.
     `iceberg_version`: the Iceberg runtime the verdicts are for, "1.9" or "1.10" (docs/iceberg-versions.md);
     None: the configuration's `iceberg-version` (default 1.10).
-    Raises `icelint.source.InputError` for unreadable input (and an unknown `iceberg_version`).
+    Raises `icelint.values.source.InputError` for unreadable input (and an unknown `iceberg_version`).
     """
-    from icelint.target import check_iceberg_version
+    from icelint.config.target import check_iceberg_version
 
     if iceberg_version is not None:
         iceberg_version = check_iceberg_version(iceberg_version, "iceberg_version")

@@ -5,7 +5,7 @@
 
 Pages are made for whatever is in the registry (`icelint.rules.ALL_RULES`), so a new rule gets its
 page by running `--write`; `tests/rules/test_rule_pages.py` fails until then. The text output links
-each rule code to its page on a terminal, and SARIF's `helpUri` points at it (`icelint.docs_url`).
+each rule code to its page on a terminal, and SARIF's `helpUri` points at it (`icelint.rules.kit.docs_url`).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def index(rules) -> str:
 
 def pages() -> dict[str, str]:
     """file name → content, for every rule in the registry and the index."""
-    from icelint.selection import registry
+    from icelint.config.selection import registry
 
     rules = registry()
     out = {f"{r.code}.md": page(r) for r in rules}

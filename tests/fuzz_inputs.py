@@ -30,7 +30,7 @@ class Outcome:
 def run_cli(args: list[str]) -> Outcome:
     from click.testing import CliRunner
 
-    from icelint.cli import main
+    from icelint.cli.main import main
 
     r = CliRunner().invoke(main, args)
     if r.exception is not None and not isinstance(r.exception, SystemExit):
@@ -354,7 +354,7 @@ def metadata_files(draw) -> tuple[str, bytes]:
 
 def check_metadata_file(tmp: Path, data: bytes, fast: bool, extra_sql: str = "") -> Outcome:
     """`icelint check` (and `schema --format json`) of META_SQL against the file: the property holds."""
-    from icelint.model import fastload
+    from icelint.model.storage import fastload
 
     meta = tmp / "db.t.metadata.json"
     meta.write_bytes(data)

@@ -4,10 +4,10 @@ name is placed (`lower._place_refs`, `Replay._ref_key`), what the replay makes o
 
 from __future__ import annotations
 
-from icelint import changes as ch
-from icelint.parallel import partition
-from icelint.pipeline import parse_sources
-from icelint.source import SourceFile
+from icelint.values import changes as ch
+from icelint.run.parallel import partition
+from icelint.engine.pipeline import parse_sources
+from icelint.values.source import SourceFile
 from tests.rules.test_findings_detail import lint
 
 SETUP = """CREATE TABLE db.t (id bigint, data string) USING iceberg;
@@ -47,7 +47,7 @@ def test_a_name_the_run_cannot_place_is_decided_by_the_state_and_not_split_acros
     steps = parse_sources([SourceFile("m.sql", "INSERT INTO db.t.branch_audit VALUES (2, 'b');\n" * 3
                                       + "INSERT INTO db.u VALUES (1);\n" * 3)]).steps
     assert steps[0].table == "db.t.branch_audit" and steps[0].ref is not None
-    import icelint.parallel as par
+    import icelint.run.parallel as par
 
     old, par.MIN_STEPS = par.MIN_STEPS, 1
     try:

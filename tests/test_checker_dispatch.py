@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from icelint.checker import lint_run
-from icelint.pipeline import parse_sources, replay
+from icelint.engine.checker import lint_run
+from icelint.engine.pipeline import parse_sources, replay
 from icelint.rules import ALL_RULES
-from icelint.source import SourceFile
+from icelint.values.source import SourceFile
 from tests.corpus import corpus_runs, deployments, iceberg_version, run_id
 
 RUNS = corpus_runs()

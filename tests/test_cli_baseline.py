@@ -7,8 +7,8 @@ import json
 import os
 from pathlib import Path
 
-from icelint.baseline import edit
-from icelint.findings import Finding, Severity
+from icelint.fixes.add_suppressions import edit
+from icelint.values.findings import Finding, Severity
 from tests.test_cli import CLEAN, ERROR, run
 
 

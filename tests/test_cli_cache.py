@@ -1,4 +1,4 @@
-"""The run cache of `icelint check` (icelint.cache): output byte-identical to `--no-cache` whatever
+"""The run cache of `icelint check` (icelint.run.cache): output byte-identical to `--no-cache` whatever
 changes between runs, a hit that imports neither sqlglot nor the replay, and a cache that survives
 corrupt entries and concurrent writers."""
 
@@ -111,7 +111,7 @@ def test_a_hit_imports_neither_sqlglot_nor_the_replay(tmp_path: Path) -> None:
     code, out, err = icelint(root, "--format", "json", python_flags=("-X", "importtime"))
     assert code == 1 and json.loads(out)["findings"]
     imported = {line.rsplit("|", 1)[-1].strip() for line in err.splitlines() if line.startswith("import time:")}
-    assert "icelint.cli" in imported
+    assert "icelint.cli.main" in imported
     assert not {m for m in imported if m.startswith(("sqlglot", "icelint.replay", "icelint.syntax", "icelint.rules"))}
     code, out, err = icelint(root, "--format", "json", "--no-cache", python_flags=("-X", "importtime"))
     assert any("sqlglot" in line for line in err.splitlines())  # the check above can fail
@@ -187,7 +187,7 @@ def test_a_long_report_is_cached_as_it_is_written(tmp_path: Path) -> None:
 
 
 def test_an_entry_not_committed_leaves_nothing(tmp_path: Path) -> None:
-    from icelint import cache
+    from icelint.run import cache
 
     slot = cache.Slot(tmp_path / "c", "k" * 64)
     w = slot.writer()

@@ -6,8 +6,8 @@ import re
 
 from click.testing import CliRunner
 
-from icelint.cli import main
-from icelint.cli_help import OTHER, SECTIONS, section_of
+from icelint.cli.main import main
+from icelint.cli.help import OTHER, SECTIONS, section_of
 
 
 def _help(*args: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from icelint.discovery import MIGRATION_SUFFIXES
+from icelint.plan.discovery import MIGRATION_SUFFIXES
 from tests.test_cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,7 +110,7 @@ def test_a_non_utf8_file_is_reported_by_line_and_column(tmp_path: Path) -> None:
 
 
 def test_the_line_and_column_of_a_bad_byte() -> None:
-    from icelint.source import InputError, decode_utf8
+    from icelint.values.source import InputError, decode_utf8
 
     assert decode_utf8(b"\xef\xbb\xbfselect 1", "x") == "select 1"
     with pytest.raises(InputError, match=r"^x:1:3: not UTF-8 text \(byte 0xff"):

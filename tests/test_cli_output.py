@@ -93,7 +93,7 @@ def test_docs_url_from_config_in_sarif(tmp_path: Path) -> None:
 
 def test_every_linked_page_exists() -> None:
     root = Path(__file__).resolve().parent.parent
-    from icelint.selection import registry
+    from icelint.config.selection import registry
 
     for r in registry():
         assert (root / "docs" / "rules" / f"{r.code}.md").is_file(), r.code
@@ -235,7 +235,7 @@ def test_schemas_are_package_data() -> None:
 
 @pytest.mark.parametrize("shell, marker", [("bash", "complete -o"), ("zsh", "compdef"), ("fish", "complete --no-files --command icelint")])
 def test_completion_scripts(tmp_path: Path, shell: str, marker: str) -> None:
-    code = "from icelint.cli import main; main(prog_name='icelint')"
+    code = "from icelint.cli.main import main; main(prog_name='icelint')"
     r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                        env=_env(_ICELINT_COMPLETE=f"{shell}_source"), timeout=60)
     assert r.returncode == 0, r.stderr
@@ -245,7 +245,7 @@ def test_completion_scripts(tmp_path: Path, shell: str, marker: str) -> None:
 
 def test_completion_through_the_executable_entry_point(tmp_path: Path) -> None:
     """`icelint` (the console script: `entry`) completes options, as the README's bash line sets it up."""
-    code = "import sys; sys.argv[0] = 'icelint'; from icelint.cli import entry; entry()"
+    code = "import sys; sys.argv[0] = 'icelint'; from icelint.cli.main import entry; entry()"
     env = _env(_ICELINT_COMPLETE="bash_complete", COMP_WORDS="icelint check --stdin", COMP_CWORD="2")
     r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 0 and "plain,--stdin-filename" in r.stdout, (r.stdout, r.stderr)

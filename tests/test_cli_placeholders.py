@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from icelint.placeholders import FileMap, substitute
-from icelint.source import SourceFile
+from icelint.engine.placeholders import FileMap, substitute
+from icelint.values.source import SourceFile
 from tests.test_cli import put, run
 
 SQL = (

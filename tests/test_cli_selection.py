@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from icelint.config import load_config
-from icelint.selection import enabled, level, registry
-from icelint.source import InputError
+from icelint.config.selection import enabled, level, registry
+from icelint.values.source import InputError
 from tests.test_cli import ERROR, put, run
 
 ALL_CODES = [r.code for r in registry()]

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from icelint.checker import lint_run
+from icelint.engine.checker import lint_run
 from icelint.model.types import is_untyped
-from icelint.pipeline import parse_sources, replay
+from icelint.engine.pipeline import parse_sources, replay
 from icelint.rules import ALL_RULES
-from icelint.source import SourceFile
+from icelint.values.source import SourceFile
 
 SRC = (
     "CREATE TABLE db.src (id bigint NOT NULL, name string, attrs struct<source: string, score: int>, "

@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from icelint.checker import lint_run
+from icelint.engine.checker import lint_run
 from icelint.model.types import LONG, STRING, UntypedType, is_untyped
-from icelint.pipeline import parse_sources, replay
+from icelint.engine.pipeline import parse_sources, replay
 from icelint.rules import ALL_RULES
-from icelint.source import SourceFile
+from icelint.values.source import SourceFile
 from tests.test_cli import put, run
 
 ORDERS = "CREATE TABLE db.orders (order_id bigint NOT NULL, customer string, amount decimal(10, 2)) USING iceberg;\n"

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from icelint.pipeline import replay_text
-from icelint.replay import dml, dml_fast
+from icelint.engine.pipeline import replay_text
+from icelint.replay.dml import check as dml
+from icelint.replay.dml import fast as dml_fast
 from icelint.replay.errors import ReplayError
-from icelint.source import Span
+from icelint.values.source import Span
 
 ROOT = Path(__file__).resolve().parent.parent
 CREATE = (
@@ -118,8 +119,8 @@ def test_rows_loop_reads_as_the_general_parser() -> None:
 
 def test_same_findings_on_fixtures(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every fixture with DML: the findings with the fast path and with sqlglot's alone are equal."""
-    from icelint.checker import lint_run
-    from icelint.pipeline import replay_paths
+    from icelint.engine.checker import lint_run
+    from icelint.engine.pipeline import replay_paths
     from icelint.rules import ALL_RULES
 
     files = [p for p in sorted((ROOT / "fixtures").rglob("*.sql"))

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from icelint.pipeline import parse_sources
-from icelint.source import LineIndex, SourceFile
+from icelint.engine.pipeline import parse_sources
+from icelint.values.source import LineIndex, SourceFile
 from tests.rules.test_rule_cases import CASES, Case, lint_case
 
 STYLES = ("plain", "triple", "fstring", "concat", "mixed")
@@ -251,7 +251,7 @@ def test_python_fixes_make_the_same_sql_as_the_sql_fixes(case: Case, style: str,
     """A fix applied to the `.py` file (where it stays applicable) changes its SQL exactly as the `.sql`
     case's fix changes the `.sql` file; a fix that cannot be an edit of one literal is display-only."""
     from icelint import embedded
-    from icelint.fix import Applicability
+    from icelint.values.fix import Applicability
 
     if case.vars or case.base:
         pytest.skip("placeholders substituted: no fix is offered for the .sql file either")

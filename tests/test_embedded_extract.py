@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from icelint import embedded
 from icelint.embedded.literals import LiteralError, decode, decode_run, placeholder_name
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 
 def value(lit) -> str:

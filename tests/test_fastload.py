@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from icelint.model import fastload, metadata
+from icelint.model import metadata
+
+from icelint.model.storage import fastload
 from icelint.model.metadata import parse_metadata_bytes
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "replay"
@@ -75,8 +77,8 @@ def test_a_column_named_like_a_top_level_key_does_not_fool_the_cut(always_fast) 
 
 def test_history_rules_read_text_schemas(always_fast) -> None:
     """ICE001 against history works when older schemas are still undecoded text."""
-    from icelint.checker import lint_run
-    from icelint.pipeline import replay_text
+    from icelint.engine.checker import lint_run
+    from icelint.engine.pipeline import replay_text
     from icelint.rules import BY_CODE
 
     path = FIXTURES / "38_setup_dropped_columns" / "before" / "db.users.metadata.json"

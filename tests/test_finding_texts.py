@@ -9,8 +9,8 @@ from dataclasses import fields, replace
 
 import pytest
 
-from icelint import findings as fmod
-from icelint.findings import PACK_MIN, Finding, Severity
+from icelint.values import findings as fmod
+from icelint.values.findings import PACK_MIN, Finding, Severity
 
 WORDS = ["`events`", "column", "→", "…", "shift", "position", "\udc80", "é", "名前", "INSERT INTO db.t VALUES (1)", " ", "\n", "\0"]
 
@@ -117,7 +117,7 @@ def test_icelint_check_packs_texts_only_in_long_runs(tmp_path, monkeypatch: pyte
     from click.testing import CliRunner
 
     from icelint import reporters
-    from icelint.cli import main
+    from icelint.cli.main import main
 
     sql = "CREATE TABLE db.t (id bigint, c string) USING iceberg;\nINSERT INTO db.t VALUES (1, 'a');\n"
     sql += "ALTER TABLE db.t DROP COLUMN c;\nALTER TABLE db.t ADD COLUMN c string;\n" * 3
@@ -135,7 +135,7 @@ def test_icelint_check_packs_texts_only_in_long_runs(tmp_path, monkeypatch: pyte
     monkeypatch.setattr(reporters, "Report", Seen)
     args = ["check", "--no-cache", "--format", fmt, "V1__x.sql"]
     short = CliRunner().invoke(main, args)
-    monkeypatch.setattr("icelint.packed_findings.PACK_FROM", 1)
+    monkeypatch.setattr("icelint.run.packed_findings.PACK_FROM", 1)
     long = CliRunner().invoke(main, args)
     assert kinds == [{str}, {fmod._Packed}]
     assert short.exit_code == long.exit_code == 1 and short.output == long.output and "ICE001" in short.output

@@ -1,4 +1,4 @@
-"""`icelint check --diff / --fix / --unsafe-fixes` and the fix in every report (icelint/fixing.py).
+"""`icelint check --diff / --fix / --unsafe-fixes` and the fix in every report (icelint/fixes/apply.py).
 
 The two fixes used here are the ones this issue built end to end: ICE003 respells a partition field
 that `DROP/REPLACE PARTITION FIELD` names in the wrong case (safe; Spark's verdict on both spellings:
@@ -241,9 +241,9 @@ def test_sarif_carries_safe_and_unsafe_fixes(tmp_path: Path) -> None:
 
 
 def test_adapt_writes_crlf_and_takes_a_deleted_statements_terminator() -> None:
-    from icelint.findings import Finding, Severity
-    from icelint.fix import Applicability, Edit, Fix
-    from icelint.fixing import adapt
+    from icelint.values.findings import Finding, Severity
+    from icelint.values.fix import Applicability, Edit, Fix
+    from icelint.fixes.apply import adapt
 
     text = "A;\r\nSET x=true ; -- why\r\nB;\r\n"
     start = text.index("SET")
@@ -262,10 +262,10 @@ def test_adapt_writes_crlf_and_takes_a_deleted_statements_terminator() -> None:
 def test_iterate_reaches_overlapping_fixes_on_a_later_pass() -> None:
     from types import SimpleNamespace
 
-    from icelint.findings import Finding, Severity
-    from icelint.fix import Applicability, Edit, Fix
-    from icelint.fixing import iterate
-    from icelint.source import SourceFile
+    from icelint.values.findings import Finding, Severity
+    from icelint.values.fix import Applicability, Edit, Fix
+    from icelint.fixes.apply import iterate
+    from icelint.values.source import SourceFile
 
     def check(texts):
         text = (texts or {}).get("a.sql", "aaaa")
@@ -289,9 +289,9 @@ def test_iterate_reaches_overlapping_fixes_on_a_later_pass() -> None:
     ("ALTER TABLE t ADD COLUMN c int\n  NOT NULL;\n", "  NOT NULL", "ALTER TABLE t ADD COLUMN c int\n;\n"),
 ])
 def test_a_deletion_takes_the_terminator_only_of_a_whole_statement(text: str, deleted: str, kept: str) -> None:
-    from icelint.findings import Finding, Severity
-    from icelint.fix import Applicability, Edit, Fix, apply_fixes
-    from icelint.fixing import adapt
+    from icelint.values.findings import Finding, Severity
+    from icelint.values.fix import Applicability, Edit, Fix, apply_fixes
+    from icelint.fixes.apply import adapt
 
     start = text.index(deleted)
     fix = Fix(Applicability.UNSAFE, "drop", (Edit.at(text, start, start + len(deleted), ""),))

@@ -116,7 +116,7 @@ def test_bad_flag_is_one_line_and_exit_2(tmp_path: Path, command: str) -> None:
 
 def test_api_takes_the_target() -> None:
     from icelint import api
-    from icelint.source import InputError
+    from icelint.values.source import InputError
 
     assert [f.rule for f in api.lint(DEFAULT, iceberg_version="1.9")] == ["ICE032"]
     assert [f.rule for f in api.lint(DEFAULT)] == ["ICE005"]

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from icelint.findings import Finding, Severity
+from icelint.values.findings import Finding, Severity
 from icelint.reporters.junit import _cases
 
 

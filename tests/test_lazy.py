@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from icelint.lazy import cached_property
+from icelint.util.lazy import cached_property
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from icelint.cli import main
-from icelint.model import fastload
+from icelint.cli.main import main
+from icelint.model.storage import fastload
 
 BASE = {
     "format-version": 2, "table-uuid": "9c12d441-03fe-4693-9a96-a0705ddf69c1", "location": "/tmp/t",
@@ -200,7 +200,7 @@ def test_deep_older_schema_that_check_accepts_prints_and_snapshots(tmp_path: Pat
 @pytest.mark.parametrize("stack", [0, 300])
 def test_the_json_depth_limit_is_exact_whatever_the_stack(stack: int) -> None:
     from icelint.model.jsontext import loads
-    from icelint.source import InputError
+    from icelint.values.source import InputError
 
     def at_depth(n: int, f):
         return f() if n == 0 else at_depth(n - 1, f)
@@ -331,7 +331,9 @@ def test_fifo_in_a_folder_is_skipped_with_a_note_under_verbose(tmp_path: Path) -
     r = run(["check", mig], tmp_path)
     assert r.returncode == 0 and r.stderr == "" and "1 statement" in r.stdout, r.stderr
     r = run(["check", mig, "-v"], tmp_path)
-    assert r.returncode == 0 and "V2__pipe.sql: skipped (not a regular file)" in r.stderr
+    assert r.returncode == 0 and r.stderr.count("V2__pipe.sql: skipped (not a regular file)") == 1, r.stderr
+    r = run(["schema", mig, "-v"], tmp_path)  # the same plan, the same notes
+    assert r.returncode == 0 and r.stderr.count("V2__pipe.sql: skipped (not a regular file)") == 1, r.stderr
 
 
 @pytest.mark.parametrize("kind", ["dangling", "loop"])

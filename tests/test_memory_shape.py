@@ -16,11 +16,12 @@ import pytest
 
 from icelint.model.diff import NO_CHANGE, SchemaDiff, diff
 from icelint.model.table import Schema
-from icelint.pending import make_plan, parse_plan
-from icelint.pipeline import parse_sources, replay
-from icelint.replay import dml_fast
-from icelint.rules._base import RuleContext, TableHistory
-from icelint.source import SourceFile, TextSpan
+from icelint.plan.pending import make_plan, parse_plan
+from icelint.engine.pipeline import parse_sources, replay
+from icelint.replay.dml import fast as dml_fast
+from icelint.rules.kit.base import RuleContext, TableHistory
+from icelint.engine.context import RunContext
+from icelint.values.source import SourceFile, TextSpan
 from icelint.syntax.ast import Placed, PlacedSpans
 
 SQL = """\
@@ -95,7 +96,7 @@ def test_diffs_are_kept_as_tuples_and_equal_the_lists_they_were_built_in():
     unchanged = [o for o in run.result.outcomes if o.diff is None]
     assert unchanged  # the INSERT and the statement Spark rejects change no schema
     for o in unchanged:  # the rules see one shared empty diff of tuples for them, not a new one each
-        d = RuleContext(o, run.result, TableHistory(), "db.t").diff
+        d = RuleContext(o, run.result, TableHistory(), "db.t", RunContext(run.result)).diff
         assert d is NO_CHANGE and d.added == () and d.removed == () and d.changed == () and d.renamed == []
 
 
@@ -157,7 +158,7 @@ def test_a_state_keeps_its_values_in_the_dict_layout_all_states_share():
     sql += "ALTER TABLE db.t1 ADD COLUMN b int;\nALTER TABLE db.t2 ADD COLUMN b int;\n"
     # a fresh interpreter: the layout the class's instances share is made by its first instances
     script = (
-        "import sys; from icelint.pipeline import replay_text; run = replay_text(sys.argv[1]); "
+        "import sys; from icelint.engine.pipeline import replay_text; run = replay_text(sys.argv[1]); "
         "print(max(sys.getsizeof(o.after.__dict__) for o in run.result.outcomes if o.after is not None))"
     )
     out = subprocess.run([sys.executable, "-c", script, sql], capture_output=True, text=True, check=True).stdout

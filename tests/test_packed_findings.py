@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from icelint import checker
-from icelint.cli import main
-from icelint.packed_findings import PackedFindings
-from icelint.pipeline import replay_text
-from icelint.checker import lint_run
+from icelint.engine import checker
+from icelint.cli.main import main
+from icelint.run.packed_findings import PackedFindings
+from icelint.engine.pipeline import replay_text
+from icelint.engine.checker import lint_run
 from icelint.rules import ALL_RULES
 
 SQL = (
@@ -43,9 +43,9 @@ def test_read_gives_every_finding_once_in_report_order() -> None:
 
 def test_only_the_first_findings_are_packed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past `MAX_PACKED` findings the rest stay as they are (packing costs CPU the peak does not pay back)."""
-    from icelint.pipeline import parse_sources
+    from icelint.engine.pipeline import parse_sources
     from icelint.replay.engine import Replay
-    from icelint.source import SourceFile
+    from icelint.values.source import SourceFile
 
     monkeypatch.setattr(checker, "BATCH", 2)
     monkeypatch.setattr(checker, "MAX_PACKED", 4)
@@ -72,7 +72,7 @@ def test_icelint_check_reports_the_same_with_findings_packed(tmp_path: Path, mon
     monkeypatch.setattr(checker, "BATCH", 1)  # a blob per statement with findings
     CliRunner().invoke(main, args)
     assert not blobs  # a short run keeps its findings as they are (`PACK_FROM` statements and more are packed)
-    monkeypatch.setattr("icelint.packed_findings.PACK_FROM", 0)
+    monkeypatch.setattr("icelint.run.packed_findings.PACK_FROM", 0)
     packed = CliRunner().invoke(main, args)
     assert len(blobs) >= 4
     monkeypatch.setattr(checker, "BATCH", 10**9)  # none packed: every finding as it is

@@ -1,4 +1,4 @@
-"""A long file's text kept compressed once parsed (icelint.packed_text, issue 15 §3): it reads as the
+"""A long file's text kept compressed once parsed (icelint.run.packed_text, issue 15 §3): it reads as the
 string it stands for, and a check of a packed file says exactly what a check of the plain one says."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from icelint import changes as ch
-from icelint import packed_text
-from icelint.cli import main
-from icelint.packed_text import PackedText, pack
-from icelint.pipeline import parse_sources
-from icelint.source import SourceFile
+from icelint.values import changes as ch
+from icelint.run import packed_text
+from icelint.cli.main import main
+from icelint.run.packed_text import PackedText, pack
+from icelint.engine.pipeline import parse_sources
+from icelint.values.source import SourceFile
 
 ALPHABET = "ab\n;é\r\U0001f600\ud800"  # a lone surrogate too: stdin text may carry one
 
@@ -112,9 +112,9 @@ def test_the_parsed_run_keeps_only_the_packed_text(monkeypatch: pytest.MonkeyPat
 ])
 def test_fixes_are_adapted_to_a_packed_text_as_to_the_string(text: str, deleted: str) -> None:
     # the deletion's terminator and line are matched on the packed text's line (fixing._match_end)
-    from icelint.findings import Finding, Severity
-    from icelint.fix import Applicability, Edit, Fix
-    from icelint.fixing import adapt, preview
+    from icelint.values.findings import Finding, Severity
+    from icelint.values.fix import Applicability, Edit, Fix
+    from icelint.fixes.apply import adapt, preview
 
     start = text.index(deleted)
     fix = Fix(Applicability.UNSAFE, "drop", (Edit.at(text, start, start + len(deleted), ""),))

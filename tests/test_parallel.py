@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from icelint import changes as ch
-from icelint import parallel
-from icelint.pipeline import parse_sources
-from icelint.source import SourceFile
+from icelint.values import changes as ch
+from icelint.run import parallel
+from icelint.engine.pipeline import parse_sources
+from icelint.values.source import SourceFile
 from tests.ci.conftest import clean_env, icelint, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,11 +95,10 @@ def test_jobs_follow_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 WORKER = """
 import os
-from icelint import parallel
-from icelint.pipeline import parse_sources
-from icelint.source import SourceFile
+from icelint.run import parallel
+from icelint.engine.pipeline import parse_sources
+from icelint.values.source import SourceFile
 
-parallel.enabled = True
 steps = parse_sources([SourceFile("m.sql", open("m.sql").read())]).steps
 parent = os.getpid()
 calls = []
@@ -110,7 +109,7 @@ def work(part):
     calls.append(len(part))
     return []
 
-assert parallel.lint_partitioned(steps, work) == []
+assert parallel.lint_partitioned(steps, work, allowed=True) == []
 print(len(calls))
 """
 

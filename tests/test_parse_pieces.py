@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from icelint.source import LineIndex
+from icelint.values.source import LineIndex
 from icelint.syntax import parser
 from tests.corpus import corpus_runs
 

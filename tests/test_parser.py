@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from icelint.source import LineIndex, SourceFile, Span
+from icelint.values.source import LineIndex, SourceFile, Span
 from icelint.syntax.ast import (
     AddColumns,
     AddPartitionField,

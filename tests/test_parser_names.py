@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from icelint import changes as ch
-from icelint.pipeline import parse_sources
-from icelint.source import SourceFile
+from icelint.values import changes as ch
+from icelint.engine.pipeline import parse_sources
+from icelint.values.source import SourceFile
 from icelint.syntax.ast import AlterTable, CreateTable, Other, Unparsed, UseNamespace
 from icelint.syntax.parser import parse_text
 

@@ -14,9 +14,9 @@ import pytest
 
 from icelint.model.diff import diff
 from icelint.model.table import Schema, TableMetadata
-from icelint.pipeline import parse_sources, replay_sources
+from icelint.engine.pipeline import parse_sources, replay_sources
 from icelint.replay.engine import Replay
-from icelint.source import SourceFile
+from icelint.values.source import SourceFile
 from tests.corpus import corpus_runs, deployments, run_id
 
 SCRIPTS = corpus_runs()
@@ -125,8 +125,6 @@ def _check_older_versions(meta: TableMetadata, last: int) -> None:
 
 def test_older_versions_answer_from_the_newest_table() -> None:
     """The walk of `_older` is taken (no table built) for the version before the newest."""
-    from icelint.model import schema as model
-
     sql = "CREATE TABLE db.t (id bigint, a string, b int) USING iceberg;\n" + "\n".join(
         f"ALTER TABLE db.t ADD COLUMN c{i} string;" for i in range(3)
     ) + "\nALTER TABLE db.t RENAME COLUMN a TO a2;\nALTER TABLE db.t DROP COLUMN b;\nALTER TABLE db.t ADD COLUMN b int;"
@@ -135,14 +133,16 @@ def test_older_versions_answer_from_the_newest_table() -> None:
         replay.apply(step)
         replay.tables["db.t"].schema.top_level("id")  # the newest builds or keeps its table
     schemas = list(replay.tables["db.t"].schemas)
-    model._BUILT.clear()
+    store = schemas[-1].__dict__["_tables"]  # the tables built for the table's versions: one store, handed on
+    assert all(s.__dict__["_tables"] is store for s in schemas)
+    store.clear()
     before = schemas[-2]  # before the last ADD: no `b`
     assert "_undo" in before.__dict__ and "_lower_names" not in before.__dict__
     assert before.top_level("b") is None and schemas[-1].top_level("b") is not None
     assert before.top_level("a2") is not None and before.top_level("a") is None
     assert schemas[-3].top_level("b") is not None and schemas[-3].top_level("a2") is not None  # before the DROP
     assert schemas[-4].top_level("a") is not None and schemas[-4].top_level("a2") is None  # before the RENAME
-    assert not model._BUILT  # answered by walking, nothing built
+    assert not store  # answered by walking, nothing built
     _check_older_versions(replay.tables["db.t"], len(schemas))
 
 
@@ -171,10 +171,8 @@ def test_lookup_tables_move_to_the_newest_schema() -> None:
         schema = o.after.schema
         assert schema.top_level("ID", case_sensitive=False) is not None  # builds or uses the lookup table
         table = schema.__dict__.get("_lower_names")
-        if table is None:  # built for a schema without its own: among the newest few (model/table.py)
-            from icelint.model.schema import _BUILT
-
-            table = _BUILT[(id(schema), "_lower_names")][1]
+        if table is None:  # built for a schema without its own: among its lineage's newest few (model/storage/lookups.py)
+            table = schema.__dict__["_tables"][(id(schema), "_lower_names")][1]
         if previous is not None:
             assert table is previous  # moved and patched, not copied or rebuilt
         previous = table
@@ -187,7 +185,7 @@ def test_lookup_tables_move_to_the_newest_schema() -> None:
 
 def test_every_derived_value_of_a_state_is_dropped_when_its_inputs_change() -> None:
     """`TableMetadata.evolve` keeps cached values: each must be listed with the fields it reads."""
-    from icelint.lazy import cached_property
+    from icelint.util.lazy import cached_property
     from icelint.model import table
 
     cached = {name for name, v in vars(TableMetadata).items() if isinstance(v, cached_property)}
@@ -202,7 +200,7 @@ def test_tables_moved_between_far_versions_equal_fresh_ones(seed: int, monkeypat
     each answer equals a table built afresh for that version."""
     import random
 
-    from icelint.model import schema as model
+    from icelint.model.storage import lookups as model
 
     rng = random.Random(seed)
     cols = [f"c{i}" for i in range(70)]
@@ -252,7 +250,7 @@ def test_tables_moved_between_far_versions_equal_fresh_ones(seed: int, monkeypat
         for i in ids:
             assert s.top_field(i) is by_id.get(i), (s.schema_id, i)
 
-    model._BUILT.clear()
+    schemas[-1].__dict__["_tables"].clear()  # the lineage's store: nothing built yet
     order = list(range(0, len(schemas), rng.randint(1, 40)))  # forward with gaps, as the rules ask
     order += order[::-1] + [rng.randrange(len(schemas)) for _ in range(30)]  # backward, then anywhere
     for i in order:
@@ -324,7 +322,7 @@ def _wide_script(seed: int, statements: int = 300) -> str:
 def test_patched_top_level_equals_the_full_pass(seed: int, monkeypatch) -> None:
     """`SchemaUpdate._patch_top` (the old version's chunks patched through the locator) gives the
     same states, diffs and errors as the pass over every column it replaces."""
-    from icelint.model import chain
+    from icelint.model.storage import chain
     from icelint.replay.schema_update import SchemaUpdate
 
     steps = parse_sources([SourceFile("t.sql", _wide_script(seed))]).steps

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from icelint.model.metadata import parse_metadata_bytes
-from icelint.pipeline import replay_paths
+from icelint.engine.pipeline import replay_paths
 
 CASES = sorted(p for p in (Path(__file__).parent.parent / "fixtures" / "replay").iterdir() if p.is_dir())
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from icelint.model.metadata import parse_metadata_bytes
-from icelint.pipeline import replay_text
+from icelint.engine.pipeline import replay_text
 
 META = Path(__file__).resolve().parents[1] / "fixtures/replay/37_setup_old_partition_spec/before/db.sales.metadata.json"
 

@@ -13,10 +13,10 @@ import pytest
 
 from icelint.model.table import Schema
 from icelint.model.types import NestedField, PrimitiveType
-from icelint.rules._base import FormerField, TableHistory
+from icelint.rules.kit.base import FormerField, TableHistory
 from icelint.rules.drop_then_add import last_dropped
-from icelint.source import LineIndex, Span
-from icelint.suppress import Directive, Lookup
+from icelint.values.source import LineIndex, Span
+from icelint.engine.suppress import Directive, Lookup
 from icelint.syntax.tokens import scan_gap
 
 SEEDS = range(200)
@@ -75,7 +75,7 @@ def test_last_dropped_equals_the_filtered_list(seed: int) -> None:
 
 
 def test_has_field_id_equals_field_by_id() -> None:
-    from icelint.pipeline import replay_text
+    from icelint.engine.pipeline import replay_text
 
     sql = (
         "CREATE TABLE db.t (id bigint, s struct<a: int, b: map<string, array<struct<x: int>>>>, c int) USING iceberg;\n"
@@ -179,7 +179,7 @@ def test_deeply_nested_comment_is_one_comment() -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_chain_reads_as_the_tuple_it_stands_for(seed: int) -> None:
-    from icelint.model.chain import Chain
+    from icelint.model.storage.chain import Chain
 
     rng = random.Random(seed)
     versions: list[tuple[Chain, tuple]] = [(Chain(range(rng.randint(0, 3))), tuple(range(0)))]
@@ -201,7 +201,7 @@ def test_chain_reads_as_the_tuple_it_stands_for(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_rope_shares_chunks_and_reads_as_the_tuple(seed: int) -> None:
-    from icelint.model.chain import CHUNK, Rope, share
+    from icelint.model.storage.chain import CHUNK, Rope, share
 
     rng = random.Random(seed)
     objs = [object() for _ in range(20 * CHUNK)]
@@ -243,7 +243,7 @@ def test_same_ends_of_two_ropes_equals_the_item_passes(seed: int) -> None:
     from itertools import compress, count
     from operator import is_not
 
-    from icelint.model.chain import CHUNK, Rope, appended, same_ends, share
+    from icelint.model.storage.chain import CHUNK, Rope, appended, same_ends, share
 
     def plain(a, b):
         a, b = tuple(a), tuple(b)
@@ -280,7 +280,7 @@ def test_same_ends_of_two_ropes_equals_the_item_passes(seed: int) -> None:
 
 
 def test_appended_reads_as_the_tuple_and_keeps_the_old_chunks() -> None:
-    from icelint.model.chain import CHUNK, Rope, appended
+    from icelint.model.storage.chain import CHUNK, Rope, appended
 
     old = Rope(range(3 * CHUNK + 5))
     for extra in ([], [1000], list(range(2000, 2000 + 2 * CHUNK))):
@@ -295,7 +295,7 @@ def test_a_new_version_shares_all_but_one_node_of_the_spine() -> None:
     the one before except the node holding the changed chunk (and the last, for an append)."""
     from types import SimpleNamespace
 
-    from icelint.model.chain import CHUNK, SPINE, Rope, appended, patch, share
+    from icelint.model.storage.chain import CHUNK, SPINE, Rope, appended, patch, share
 
     fields = [SimpleNamespace(id=i) for i in range(2000)]
     v0 = Rope(fields)
@@ -314,7 +314,7 @@ def test_a_new_version_shares_all_but_one_node_of_the_spine() -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_appends_keep_every_spine_node_but_the_last_full(seed: int) -> None:
-    from icelint.model.chain import CHUNK, SPINE, Rope, _Nodes, appended
+    from icelint.model.storage.chain import CHUNK, SPINE, Rope, _Nodes, appended
 
     rng = random.Random(seed)
     items = list(range(3 * CHUNK))
@@ -339,7 +339,7 @@ def test_appends_keep_every_spine_node_but_the_last_full(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(5))
 def test_lines_before_equals_reversed_splitlines(seed: int) -> None:
-    from icelint.fixing import _lines_before
+    from icelint.fixes.apply import _lines_before
 
     rng = random.Random(seed)
     text = "".join(rng.choice(["a", ";", " ", "--", "\n", "\r\n", "\r", "\x0c", "\x0b", "\x85", "\u2028", "\n\n"]) for _ in range(300))
@@ -348,9 +348,9 @@ def test_lines_before_equals_reversed_splitlines(seed: int) -> None:
 
 
 def test_outcome_index_equals_the_scan_of_every_outcome() -> None:
-    from icelint import changes as ch
-    from icelint.pipeline import replay_text
-    from icelint.rules import _outcome_index
+    from icelint.values import changes as ch
+    from icelint.engine.pipeline import replay_text
+    from icelint.rules.kit import outcomes as _outcome_index
 
     sql = (
         "CREATE TABLE db.t (id bigint, c string) USING iceberg;\nINSERT INTO db.t VALUES (1, 'a');\n"
@@ -358,59 +358,65 @@ def test_outcome_index_equals_the_scan_of_every_outcome() -> None:
         "INSERT INTO db.u VALUES (2);\nALTER TABLE db.t ADD COLUMN c string;\nINSERT INTO db.t VALUES (3, 'b');\n"
         "ALTER TABLE db.t DROP COLUMN c;\n"
     )
-    from icelint.pipeline import parse_sources
+    from icelint.engine.pipeline import parse_sources
     from icelint.replay.engine import Replay
-    from icelint.source import SourceFile
+    from icelint.values.source import SourceFile
+
+    from icelint.engine.context import RunContext
 
     result = replay_text(sql, path="m.sql").result
+    run = RunContext(result)  # the look-ups live on the run's context, built once for it
     outcomes = result.outcomes
     writers = [o for o in outcomes if isinstance(o.step, ch.Commit) and any(isinstance(c, ch.WriteData) for c in o.step.changes)]
     assert writers
     for table in {o.table for o in outcomes}:
         for k in range(-1, len(outcomes) + 1):
             expect = any(o.table == table and o.step.index > k for o in writers)
-            assert _outcome_index.writes_after(result, table, k) == expect, (table, k)
+            assert _outcome_index.writes_after(run, table, k) == expect, (table, k)
     for o in outcomes:
         sp = o.step.span
-        assert _outcome_index.statement_span(result, sp.path, sp.line) == sp
-    assert _outcome_index.statement_span(result, "m.sql", 99) is None
+        assert _outcome_index.statement_span(run, sp.path, sp.line) == sp
+    assert _outcome_index.statement_span(run, "m.sql", 99) is None
     # while the replay is still going (`checker.lint_replay`), after each step: the same answers
     # about the steps replayed so far, the steps ahead read by their (qualified) table names
     steps = parse_sources([SourceFile("m.sql", sql)]).steps
     streamed, ahead = Replay().stream(steps)
+    streamed_run = RunContext(streamed)  # one context for the whole stream: its look-ups grow with the outcomes
     for done in ahead:
         for table in {o.table for o in outcomes}:
             for k in range(-1, done.step.index + 1):
                 expect = any(o.table == table and o.step.index > k for o in writers)
-                assert _outcome_index.writes_after(streamed, table, k) == expect, (table, k, done.step.index)
+                assert _outcome_index.writes_after(streamed_run, table, k) == expect, (table, k, done.step.index)
 
 
 def test_outcome_index_spans_over_files_and_shared_lines() -> None:
     """Files with statements on the same line numbers, two statements on one line: the first
     statement starting at each (file, line) answers."""
-    from icelint.pipeline import replay_sources
-    from icelint.rules import _outcome_index
-    from icelint.source import SourceFile
+    from icelint.engine.pipeline import replay_sources
+    from icelint.engine.context import RunContext
+    from icelint.rules.kit import outcomes as _outcome_index
+    from icelint.values.source import SourceFile
 
     a = "CREATE TABLE db.t (id bigint) USING iceberg; ALTER TABLE db.t ADD COLUMN x int;\nALTER TABLE db.t ADD COLUMN y int;\n"
     b = "ALTER TABLE db.t ADD COLUMN z int;\n\nALTER TABLE db.t DROP COLUMN x;\n"
     result = replay_sources([SourceFile("a.sql", a), SourceFile("b.sql", b), SourceFile("c.sql", a.replace("db.t", "db.u"))]).result
+    run = RunContext(result)
     outcomes = result.outcomes
     first: dict = {}
     for o in outcomes:
         first.setdefault((o.step.span.path, o.step.span.line), o.step.span)
     assert len(first) == 6 and len(outcomes) == 8
     for (path, line), sp in first.items():
-        assert _outcome_index.statement_span(result, path, line) is sp
-    assert _outcome_index.statement_span(result, "b.sql", 2) is None
-    assert _outcome_index.statement_span(result, "d.sql", 1) is None
-    assert _outcome_index.statement_span(result, "a.sql", 0) is None and _outcome_index.statement_span(result, "a.sql", 3) is None
+        assert _outcome_index.statement_span(run, path, line) is sp
+    assert _outcome_index.statement_span(run, "b.sql", 2) is None
+    assert _outcome_index.statement_span(run, "d.sql", 1) is None
+    assert _outcome_index.statement_span(run, "a.sql", 0) is None and _outcome_index.statement_span(run, "a.sql", 3) is None
     # found by the line's first offset: a statement indented on its line, a line inside a statement
     c = "CREATE TABLE db.v (id bigint,\n  x int) USING iceberg;\n   ALTER TABLE db.v ADD COLUMN y int;\n"
-    result = replay_sources([SourceFile("c.sql", c)]).result
-    second = result.outcomes[1].step.span
-    assert (second.line, second.column) == (3, 4) and _outcome_index.statement_span(result, "c.sql", 3) is second
-    assert _outcome_index.statement_span(result, "c.sql", 2) is None
+    run = RunContext(replay_sources([SourceFile("c.sql", c)]).result)
+    second = run.result.outcomes[1].step.span
+    assert (second.line, second.column) == (3, 4) and _outcome_index.statement_span(run, "c.sql", 3) is second
+    assert _outcome_index.statement_span(run, "c.sql", 2) is None
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -420,7 +426,7 @@ def test_patch_reads_as_the_edited_tuple(seed: int) -> None:
     import random
     from types import SimpleNamespace
 
-    from icelint.model.chain import CHUNK, Rope, patch
+    from icelint.model.storage.chain import CHUNK, Rope, patch
 
     rng = random.Random(seed)
     next_id = 300
@@ -498,9 +504,10 @@ def test_drop_outcome_index_equals_the_scan() -> None:
     that drop and re-add columns (nested, replaced tables, REPLACE COLUMNS)."""
     from types import SimpleNamespace
 
-    from icelint.pipeline import replay_sources
-    from icelint.rules._help_columns import drop_outcome
-    from icelint.source import SourceFile
+    from icelint.engine.context import RunContext
+    from icelint.engine.pipeline import replay_sources
+    from icelint.rules.kit.help_columns import drop_outcome
+    from icelint.values.source import SourceFile
     from tests.corpus import corpus_runs
 
     runs = [[SourceFile.read(p) for p in files] for files in corpus_runs()]
@@ -508,11 +515,12 @@ def test_drop_outcome_index_equals_the_scan() -> None:
     found = 0
     for sources in runs:
         result = replay_sources(sources).result
+        run = RunContext(result)
         ids = {f.id for o in result.outcomes for m in (o.before, o.after) if m is not None for _, f in m.schema.all_fields()}
         for o in result.outcomes[-60:] if len(result.outcomes) > 400 else result.outcomes:
             if o.table is None:
                 continue
-            ctx = SimpleNamespace(result=result, step=o.step, outcome=o)
+            ctx = SimpleNamespace(result=result, run=run, step=o.step, outcome=o, memo={})
             for fid in sorted(ids | {-1})[:40]:
                 want = _drop_outcome_by_scan(ctx, fid)
                 assert drop_outcome(ctx, fid) is want, (o.step.span, fid)
@@ -561,7 +569,7 @@ def _nested_scripts() -> list[str]:
 
 def _adds_into_by_scan(result, table, parent, after):
     """What `emptied_struct_help` computed before the index: every later outcome, in order."""
-    from icelint import changes as ch
+    from icelint.values import changes as ch
 
     for o in result.outcomes:
         if o.step.index <= after or o.table != table or not isinstance(o.step, ch.Commit):
@@ -577,11 +585,12 @@ def test_first_reference_and_later_adds_equal_the_scans() -> None:
     replace, over the corpus and scripts that empty and refill structs; while the replay is still
     going, `adds_into` answers the same from the steps ahead, or raises `NeedsFuture` (an
     unqualified table name ahead), never a different answer."""
-    from icelint.pipeline import parse_sources, replay_sources
+    from icelint.engine.context import RunContext
+    from icelint.engine.pipeline import parse_sources, replay_sources
     from icelint.replay.engine import Replay
-    from icelint.rules import _outcome_index
-    from icelint.rules._base import NeedsFuture
-    from icelint.source import SourceFile
+    from icelint.rules.kit import outcomes as _outcome_index
+    from icelint.rules.kit.base import NeedsFuture
+    from icelint.values.source import SourceFile
     from tests.corpus import corpus_runs
 
     runs = [[SourceFile.read(p) for p in files] for files in corpus_runs()]
@@ -589,11 +598,12 @@ def test_first_reference_and_later_adds_equal_the_scans() -> None:
     found = streamed_found = unsure = 0
     for sources in runs:
         result = replay_sources(sources).result
+        run = RunContext(result)
         outcomes = result.outcomes
         tables = {o.table for o in outcomes}
         for table in tables:
-            assert _outcome_index.first_reference(result, table) == next(o.step.index for o in outcomes if o.table == table)
-        assert _outcome_index.first_reference(result, "no.such") == -1
+            assert _outcome_index.first_reference(run, table) == next(o.step.index for o in outcomes if o.table == table)
+        assert _outcome_index.first_reference(run, "no.such") == -1
         parents = {tuple(p.lower() for p in path) for o in outcomes for m in (o.after,) if m is not None
                    for path, f in m.schema.all_fields() if not f.type.is_primitive}  # fmt: skip
         parents = sorted(parents)[:12]
@@ -601,18 +611,19 @@ def test_first_reference_and_later_adds_equal_the_scans() -> None:
             for parent in parents:
                 for after in range(-1, len(outcomes) + 1, max(1, len(outcomes) // 30)):
                     want = _adds_into_by_scan(result, table, parent, after)
-                    assert _outcome_index.adds_into(result, table, parent, after) is want, (table, parent, after)
+                    assert _outcome_index.adds_into(run, table, parent, after) is want, (table, parent, after)
                     found += want is not None
         if len(outcomes) > 400:
             continue
         steps = parse_sources(sources).steps
         partial, ahead = Replay().stream(steps)
+        partial_run = RunContext(partial)
         for done in ahead:
             for table in sorted(t for t in tables if t):
                 for parent in parents:
                     want = _adds_into_by_scan(result, table, parent, done.step.index)
                     try:
-                        got = _outcome_index.adds_into(partial, table, parent, done.step.index)
+                        got = _outcome_index.adds_into(partial_run, table, parent, done.step.index)
                     except NeedsFuture:
                         unsure += 1
                         continue
@@ -629,10 +640,10 @@ def _relied_on_by_scan(run, index: int) -> bool:
 
 
 def test_relied_on_equals_the_scan_of_every_later_statement() -> None:
-    from icelint import changes as ch
-    from icelint.pipeline import replay_sources
+    from icelint.values import changes as ch
+    from icelint.engine.pipeline import replay_sources
     from icelint.rules.case_sensitive_session import _last_relying
-    from icelint.source import SourceFile
+    from icelint.values.source import SourceFile
     from tests.corpus import corpus_runs
 
     runs = [[SourceFile.read(p) for p in files] for files in corpus_runs()]
@@ -651,8 +662,8 @@ def test_relied_on_equals_the_scan_of_every_later_statement() -> None:
 
 @pytest.mark.parametrize("seed", range(30))
 def test_edit_rows_from_line_starts_equal_the_scan(seed: int) -> None:
-    from icelint.fix import Edit
-    from icelint.source import line_starts
+    from icelint.values.fix import Edit
+    from icelint.values.source import line_starts
 
     rng = random.Random(seed)
     text = "".join(rng.choice(["a", ";", " ", "\n", "\r\n", "é", "\n\n"]) for _ in range(rng.randint(0, 200)))
@@ -666,7 +677,7 @@ def test_edit_rows_from_line_starts_equal_the_scan(seed: int) -> None:
 def test_update_parents_noted_on_the_way_equal_the_schema_index() -> None:
     """`SchemaUpdate._find` notes each nested field's parent as it walks a path: the same parent
     as the schema's full index names, for every path of nested schemas (structs, lists, maps)."""
-    from icelint.pipeline import replay_text
+    from icelint.engine.pipeline import replay_text
     from icelint.replay.schema_update import SchemaUpdate
 
     sql = ("CREATE TABLE db.t (id bigint, s struct<a: int, b: struct<c: int, d: array<struct<e: int>>>>, "
@@ -688,7 +699,7 @@ def test_nested_columns_carried_past_many_equal_a_fresh_pass() -> None:
     nested columns wherever it is (last, recent or first), and the list holds the fields a fresh
     pass over the schema finds."""
     from icelint.model.table import Schema
-    from icelint.pipeline import replay_text
+    from icelint.engine.pipeline import replay_text
 
     cols = ", ".join(f"s{i} struct<a: int, b: int>" for i in range(12))
     lines = [f"CREATE TABLE db.t (id bigint, {cols}) USING iceberg;"]
@@ -716,10 +727,10 @@ def test_suggestions_are_bounded_per_run_and_start_afresh() -> None:
     """Thousands of unknown tables beside thousands of known ones: the first get "did you mean",
     within the run's budget of name comparisons; later ones go without; the next run starts afresh
     (its first unknown table gets its suggestion again)."""
-    from icelint.checker import lint_run
+    from icelint.engine.checker import lint_run
     from icelint.config import load_config
-    from icelint.pipeline import replay_text
-    from icelint.rules import _help
+    from icelint.engine.pipeline import replay_text
+    from icelint.rules.kit import help as _help
 
     n = 400
     sql = "".join(f"CREATE TABLE db.orders_{i} (id int) USING iceberg;\n" for i in range(n))
@@ -736,7 +747,7 @@ def test_suggestions_are_bounded_per_run_and_start_afresh() -> None:
 
 
 def test_a_struct_in_a_message_lists_its_first_fields() -> None:
-    from icelint.pipeline import replay_text
+    from icelint.engine.pipeline import replay_text
     from icelint.replay.common import SHOWN_FIELDS
 
     for n in (3, SHOWN_FIELDS, SHOWN_FIELDS + 1, 400):
@@ -753,8 +764,8 @@ def test_a_struct_in_a_message_lists_its_first_fields() -> None:
 def _adjust_by_scan(findings, parsed_files, maps, enabled, rule):
     """What `placeholders.adjust` computed before its searches: every hole for every statement,
     every broken statement for every parse error."""
-    from icelint.findings import in_report_order
-    from icelint.placeholders import PARSE_ERROR, unresolved_findings
+    from icelint.values.findings import in_report_order
+    from icelint.engine.placeholders import PARSE_ERROR, unresolved_findings
 
     if not any(m.unresolved for m in maps.values()):
         return list(findings)
@@ -780,12 +791,12 @@ def _adjust_by_scan(findings, parsed_files, maps, enabled, rule):
 def test_placeholder_adjust_equals_the_scan(seed: int) -> None:
     """Statements with and without unresolved placeholders, parse errors inside and outside them,
     several on a line: the statements whose parse errors are dropped are the scan's."""
-    from icelint import placeholders
-    from icelint.checker import lint_run
+    from icelint.engine import placeholders
+    from icelint.engine.checker import lint_run
     from icelint.config import load_config
-    from icelint.pipeline import replay_sources
+    from icelint.engine.pipeline import replay_sources
     from icelint.rules import get
-    from icelint.source import SourceFile
+    from icelint.values.source import SourceFile
 
     rng = random.Random(seed)
     pieces = ["CREATE TABLE ${s}.t (id bigint) USING iceberg;", "ALTER TABLE db.t ADD COLUMN ${c} int;",
@@ -805,7 +816,7 @@ def test_placeholder_adjust_equals_the_scan(seed: int) -> None:
 def _edit_by_scan(text, statements, findings, reason):
     """What `baseline.edit` computed before its searches: a scan of the statements per finding, and
     a list insert per statement from the bottom up."""
-    from icelint.baseline import comment
+    from icelint.fixes.add_suppressions import comment
 
     def statement_of(f):
         pos = (f.line, f.column)
@@ -840,8 +851,8 @@ def _edit_by_scan(text, statements, findings, reason):
 def test_add_suppressions_edit_equals_the_scan(seed: int) -> None:
     """Statements several to a line, indented, spread over lines, after comments, CRLF; findings
     inside and outside them, several per statement: the same text and count as the scan."""
-    from icelint.baseline import edit
-    from icelint.findings import Finding, Severity
+    from icelint.fixes.add_suppressions import edit
+    from icelint.values.findings import Finding, Severity
     from icelint.syntax.parser import parse_text
 
     rng = random.Random(seed)
@@ -898,7 +909,7 @@ def test_identifier_lookups_in_an_update_equal_the_new_schemas(monkeypatch) -> N
     """`SchemaUpdate.apply` finds and validates the identifier fields in the schema it made from the
     old version's lookup tables and its record of the replaced fields (`schema_update._Updated`): the
     same answers as the new schema's own look-ups, and the same verdicts and errors."""
-    from icelint.pipeline import replay_text
+    from icelint.engine.pipeline import replay_text
     from icelint.replay import schema_update
 
     asked = []
@@ -1074,8 +1085,8 @@ def test_snapshot_before_drop_equals_the_scan(seed: int) -> None:
     import dataclasses
 
     from icelint.model.table import Snapshot, TableMetadata
-    from icelint.pipeline import replay_text
-    from icelint.rules._help_columns import snapshot_before_drop
+    from icelint.engine.pipeline import replay_text
+    from icelint.rules.kit.help_columns import snapshot_before_drop
 
     rng = random.Random(seed)
     sql = "CREATE TABLE db.t (id bigint, a int, b int, c int, s struct<x: int, y: array<int>>, m map<int, int>) USING iceberg;\n" + "".join(
@@ -1094,7 +1105,7 @@ def test_snapshot_before_drop_equals_the_scan(seed: int) -> None:
 def test_paths_and_ancestors_below_the_nested_columns_equal_the_index() -> None:
     """A replayed version finds a nested field's path and ancestors below the nested columns it
     carries (`Schema._below_nested`), not in an index of every field: the same answers as the index."""
-    from icelint.pipeline import replay_text
+    from icelint.engine.pipeline import replay_text
 
     sql = (
         "CREATE TABLE db.t (id bigint NOT NULL, s struct<a: int NOT NULL, b: map<string, array<struct<x: int>>>> NOT NULL, "
@@ -1121,8 +1132,8 @@ def test_findings_at_one_place_on_other_fields_are_not_compared_text_by_text(mon
     """A struct's fields reported at one place (ICE029 on `struct<f0, F0, f1, F1, ...>`): findings that
     differ only in their field hash apart, so deduplicating them compares no pair of texts (each
     comparison unpacked two long messages: quadratic before); equal findings still collapse."""
-    from icelint import findings as fmod
-    from icelint.findings import Finding, Severity, in_report_order
+    from icelint.values import findings as fmod
+    from icelint.values.findings import Finding, Severity, in_report_order
 
     made = [Finding(rule="ICE029", name="n", severity=Severity.ERROR, path="m.sql", line=2, column=29, end_line=2,
                     end_column=60, message=f"`s.F{i}` (field id {i}) " + "x" * 300, help="h" * 300, column_path=f"s.F{i}",

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from icelint.pipeline import parse_sources, replay, replay_text
-from icelint.schema_view import _dumps, render_json, states
-from icelint.source import SourceFile
+from icelint.engine.pipeline import parse_sources, replay, replay_text
+from icelint.cli.schema_view import _dumps, render_json, states
+from icelint.values.source import SourceFile
 from icelint.sources import StateOptions, load_states
 from tests.corpus import corpus_runs, run_id
 

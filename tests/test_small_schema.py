@@ -8,9 +8,9 @@ import pytest
 
 from icelint.model import types as it
 from icelint.model.table import Schema
-from icelint.pipeline import replay_sources
-from icelint.rules import _small_schema as small
-from icelint.source import SourceFile
+from icelint.engine.pipeline import replay_sources
+from icelint.rules.kit import small_schema as small
+from icelint.values.source import SourceFile
 from tests.corpus import corpus_runs, run_id
 
 RUNS = corpus_runs()
@@ -110,7 +110,7 @@ def test_the_newest_wide_version_builds_its_id_table_once_and_passes_it_on(monke
     its id table once; the replay moves it on to each next version (`Schema.carry_indexes`), so a
     later question is a look-up, not a pass over every column (issue 15: a re-add on the 50 MB file
     scanned its 500 columns per finding)."""
-    from icelint.pipeline import parse_sources
+    from icelint.engine.pipeline import parse_sources
     from icelint.replay.engine import Replay
 
     cols = ", ".join(f"c{i} int" for i in range(100))

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from icelint.source import LineIndex, Span, TextSpan
+from icelint.values.source import LineIndex, Span, TextSpan
 
 
 def _naive(text: str, offset: int) -> tuple[int, int]:

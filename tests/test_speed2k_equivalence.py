@@ -12,14 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from icelint import fixing
-from icelint.checker import lint_run
-from icelint.findings import Finding, Severity
-from icelint.fix import Applicability, Edit, Fix, apply_fixes
-from icelint.pipeline import replay_sources
+from icelint.fixes import apply as fixing
+from icelint.engine.checker import lint_run
+from icelint.values.findings import Finding, Severity
+from icelint.values.fix import Applicability, Edit, Fix, apply_fixes
+from icelint.engine.pipeline import replay_sources
 from icelint.reporters import text as text_report
-from icelint.rules import ALL_RULES, _help_columns, partition_source_change
-from icelint.source import LineIndex, SourceFile
+from icelint.rules import ALL_RULES, partition_source_change
+from icelint.rules.kit import help_columns as _help_columns
+from icelint.values.source import LineIndex, SourceFile
 from tests.corpus import corpus_runs, run_id
 
 RUNS = corpus_runs()
@@ -216,7 +217,7 @@ def test_finding_init_and_hash() -> None:
 
 def test_type_sql_cache() -> None:
     from icelint.model import types as it
-    from icelint.rules import _help
+    from icelint.rules.kit import help as _help
 
     names = ["int", "long", "string", "timestamp", "timestamptz", "binary", "uuid", "date", "float", "double", "boolean", "time", "unknown"]
     types = [it.PrimitiveType(n) for n in names] + [it.DecimalType.of(p, s) for p in (9, 10, 38) for s in (0, 2)]
@@ -227,7 +228,7 @@ def test_type_sql_cache() -> None:
 
 def _proposals_plain(help_text: str) -> list[tuple[tuple[str, int] | None, str]]:
     """`_help.proposals` without its look at the prefix's end before searching for the target."""
-    from icelint.rules import _help
+    from icelint.rules.kit import help as _help
 
     out: list[tuple[tuple[str, int] | None, str]] = []
     for m in _help._BACKTICKED.finditer(help_text):
@@ -241,7 +242,7 @@ def _proposals_plain(help_text: str) -> list[tuple[tuple[str, int] | None, str]]
 
 @pytest.mark.parametrize("files", RUNS, ids=run_id)
 def test_proposals_over_the_corpus(files: list[Path]) -> None:
-    from icelint.rules import _help
+    from icelint.rules.kit import help as _help
 
     _, findings = _lint(files)
     for f in findings:
@@ -252,7 +253,7 @@ def test_proposals_over_the_corpus(files: list[Path]) -> None:
 
 
 def test_proposals_targets_are_reached() -> None:
-    from icelint.rules import _help
+    from icelint.rules.kit import help as _help
 
     seen = 0
     for files in RUNS:
@@ -274,7 +275,7 @@ def test_shared_line_index_follows_the_text() -> None:
 
 
 def _free_column_name_plain(ctx, parent, base, suffixes=_help_columns.DEFAULT_SUFFIXES, also=()):
-    from icelint.rules._help import free_name
+    from icelint.rules.kit.help import free_name
 
     return free_name(_help_columns.taken_names(ctx, parent) + list(also), base, suffixes)
 
@@ -285,7 +286,7 @@ def test_free_column_name_over_the_corpus(files: list[Path], monkeypatch: pytest
     former name gives."""
     _, fast = _lint(files)
     monkeypatch.setattr(_help_columns, "free_column_name", _free_column_name_plain)
-    import icelint.rules._help_tables as help_tables
+    import icelint.rules.kit.help_tables as help_tables
 
     monkeypatch.setattr(help_tables, "free_column_name", _free_column_name_plain)
     _, plain = _lint(files)
@@ -309,9 +310,9 @@ def test_free_column_name_on_every_step(small_table: int, monkeypatch: pytest.Mo
     """Directly, on every step of a script with case twins, nested fields, non-ASCII names and former
     names at the top level and in a struct: every base and suffix set the helps use (compared inside
     a probe rule, while each step's history is the one the rules see)."""
-    from icelint.pipeline import replay_text
-    from icelint.rules._base import Rule
-    from icelint.rules._help import free_name
+    from icelint.engine.pipeline import replay_text
+    from icelint.rules.kit.base import Rule
+    from icelint.rules.kit.help import free_name
 
     monkeypatch.setattr(_help_columns, "SMALL_TABLE", small_table)  # both ways of finding a top-level name
     seen = []

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from icelint import fixing
-from icelint.rules._help import free_name
+from icelint.fixes import apply as fixing
+from icelint.rules.kit.help import free_name
 
 PIECES = ["a", "b;", "-- c", " ", "\n", "\r\n", "\r", "\x0b", "\x85", "\u2028", "x y", ""]
 
@@ -17,9 +17,10 @@ def texts(n: int = 400):
 
 
 def test_line_of_counts_newlines() -> None:
+    counter = fixing.LineCounter()
     for text in texts():
         for off in range(len(text) + 1):
-            assert fixing._line_of(text, off) == text.count("\n", 0, off) + 1
+            assert counter.line_of(text, off) == text.count("\n", 0, off) + 1
 
 
 def test_line_of_in_any_order() -> None:
@@ -29,11 +30,12 @@ def test_line_of_in_any_order() -> None:
     rng = random.Random(1502)
     big = "".join(rng.choice(["a", "\n", "\r\n", "bc\n", "é"]) for _ in range(20_000))
     pool = [t for t in texts() if t] + [big]
+    counter = fixing.LineCounter()  # one report's: asked across its texts
     for _ in range(3000):
         text = rng.choice(pool)
         off = rng.randrange(len(text) + 1)
         for o in (off, min(len(text), off + rng.randrange(0, 6000))):
-            assert fixing._line_of(text, o) == text.count("\n", 0, o) + 1
+            assert counter.line_of(text, o) == text.count("\n", 0, o) + 1
 
 
 def _free_name_plain(taken, base, suffixes=("_v2", "_v3", "_v4", "_new")):

@@ -11,14 +11,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # Runs icelint one way or the other; an import hook prints the collector's state at the moment
-# `icelint.cli` starts loading (the process ends with os._exit, so it is printed there and then).
+# `icelint.cli.main` starts loading (the process ends with os._exit, so it is printed there and then).
 _CODE = textwrap.dedent(
     """
     import gc, os, sys
     class Hook:
         def find_spec(self, name, path=None, target=None):
-            if name == "icelint.cli":
-                sys.stderr.write(f"collector on when icelint.cli loads: {gc.isenabled()}\\n")
+            if name == "icelint.cli.main":
+                sys.stderr.write(f"collector on when icelint.cli.main loads: {gc.isenabled()}\\n")
                 sys.stderr.flush()
             return None
     sys.meta_path.insert(0, Hook())
@@ -39,5 +39,5 @@ def test_the_executable_turns_the_collector_off_before_importing_the_cli() -> No
     for how in ("python -m", "console script"):
         r = subprocess.run([sys.executable, "-c", _CODE], cwd=ROOT, capture_output=True, text=True, timeout=60,
                            env={"PATH": "/usr/bin:/bin", "HOW": how, "TARGET": target, "PYTHONPATH": str(ROOT)})  # fmt: skip
-        assert "collector on when icelint.cli loads: False" in r.stderr, (how, r.stderr[-500:])
+        assert "collector on when icelint.cli.main loads: False" in r.stderr, (how, r.stderr[-500:])
         assert r.stdout.startswith("icelint, version"), (how, r.stdout, r.stderr[-500:])

@@ -63,7 +63,7 @@ def test_trap_json(tmp_path: Path) -> None:
 
 def _help_recipe(tmp_path: Path) -> str:
     """The SQL the ICE001 help gives for the DROP statement (line 2), with the real names."""
-    from icelint.rules._help import proposals
+    from icelint.rules.kit.help import proposals
 
     r = _trap(tmp_path, "--format", "json", "--select", "ICE001")
     (f,) = json.loads(r.stdout)["findings"]
@@ -75,7 +75,7 @@ def _help_recipe(tmp_path: Path) -> str:
 def test_help_first_keeps_the_values_then_proposes_another_name(tmp_path: Path) -> None:
     """The drop is in the same file: it has not run yet, so the help first renames `payload` aside
     instead of dropping it; the SQL for the flagged statement, adding under a free name, comes second."""
-    from icelint.rules._help import proposals
+    from icelint.rules.kit.help import proposals
 
     r = _trap(tmp_path, "--format", "json", "--select", "ICE001")
     (f,) = json.loads(r.stdout)["findings"]

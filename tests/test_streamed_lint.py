@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from icelint import changes as ch
-from icelint.checker import lint_replay, lint_run
-from icelint.pipeline import parse_sources, replay
+from icelint.values import changes as ch
+from icelint.engine.checker import lint_replay, lint_run
+from icelint.engine.pipeline import parse_sources, replay
 from icelint.replay.engine import PastState, Replay
 from icelint.rules import ALL_RULES
-from icelint.rules import _base
-from icelint.source import SourceFile
+from icelint.rules.kit import base as _base
+from icelint.values.source import SourceFile
 from tests.corpus import corpus_runs, deployments, run_id
 
 RUNS = corpus_runs()
@@ -91,7 +91,7 @@ AHEAD_BY_STEPS = {"writes-after-qualified", "emptied-struct-qualified"}  # read 
 
 @pytest.mark.parametrize("name", sorted(LOOK_AHEAD))
 def test_a_rule_that_looks_ahead_is_asked_again_at_the_end(name: str, monkeypatch) -> None:
-    from icelint import checker
+    from icelint.engine import checker
 
     deferred = []
     real = checker._Linter.run_deferred
@@ -110,19 +110,21 @@ def test_a_rule_that_looks_ahead_is_asked_again_at_the_end(name: str, monkeypatc
 
 
 def test_writes_ahead_by_a_qualified_name_are_read_from_the_steps() -> None:
-    from icelint.rules import _outcome_index
+    from icelint.engine.context import RunContext
+    from icelint.rules.kit import outcomes as _outcome_index
 
     sql = LOOK_AHEAD["writes-after-qualified"]
     parsed = parse_sources([SourceFile("V1__x.sql", sql)])
     result, outcomes = Replay().stream(parsed.steps)
     next(outcomes), next(outcomes), next(outcomes)  # up to the drop (step 2)
-    assert _outcome_index.writes_after(result, "db.t", 2)  # the INSERT of step 4, not replayed yet
-    assert not _outcome_index.writes_after(result, "db.t", 4)
+    run = RunContext(result)
+    assert _outcome_index.writes_after(run, "db.t", 2)  # the INSERT of step 4, not replayed yet
+    assert not _outcome_index.writes_after(run, "db.t", 4)
     parsed = parse_sources([SourceFile("V1__x.sql", LOOK_AHEAD["writes-after-unqualified"])])
     result, outcomes = Replay().stream(parsed.steps)
     next(outcomes), next(outcomes), next(outcomes)
     with pytest.raises(_base.NeedsFuture):
-        _outcome_index.writes_after(result, "db.t", 2)
+        _outcome_index.writes_after(RunContext(result), "db.t", 2)
 
 
 def test_a_linted_outcome_keeps_no_table_state() -> None:
@@ -148,7 +150,8 @@ def test_drops_found_among_slimmed_outcomes_are_the_drops_of_the_whole_replay() 
     whole replay, for every field id at every statement of scripts that drop and re-add columns."""
     from types import SimpleNamespace
 
-    from icelint.rules._help_columns import drop_outcome
+    from icelint.engine.context import RunContext
+    from icelint.rules.kit.help_columns import drop_outcome
     from tests.test_scale_shortcuts import _drop_scripts
 
     checked = 0
@@ -157,12 +160,13 @@ def test_drops_found_among_slimmed_outcomes_are_the_drops_of_the_whole_replay() 
         whole = replay(parsed).result
         ids = {f.id for o in whole.outcomes for m in (o.before, o.after) if m is not None for _, f in m.schema.all_fields()}
         result, outcomes = Replay().stream(parsed.steps)
+        streamed_run, whole_run = RunContext(result), RunContext(whole)
         last: dict = {}
         for k, o in enumerate(outcomes):
             if o.table is not None and (len(whole.outcomes) < 400 or k % 37 == 0):
                 for fid in sorted(ids | {-1})[:40]:
-                    got = drop_outcome(SimpleNamespace(result=result, step=o.step, outcome=o), fid)
-                    want = drop_outcome(SimpleNamespace(result=whole, step=o.step, outcome=whole.outcomes[k]), fid)
+                    got = drop_outcome(SimpleNamespace(result=result, run=streamed_run, step=o.step, outcome=o, memo={}), fid)
+                    want = drop_outcome(SimpleNamespace(result=whole, run=whole_run, step=o.step, outcome=whole.outcomes[k], memo={}), fid)
                     assert (got and got.step) is (want and want.step), (o.step.span, fid)
                     checked += want is not None
             result.outcomes[k] = o.slimmed(last)
@@ -240,7 +244,7 @@ def test_icelint_check_in_one_process_keeps_linted_steps_lean(tmp_path, monkeypa
     step it linted is passed through `changes.linted`, and the report is the one without it."""
     from click.testing import CliRunner
 
-    from icelint.cli import main
+    from icelint.cli.main import main
 
     f = tmp_path / "V1__t.sql"
     f.write_text(

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from icelint.checker import lint_replay
-from icelint.model import versions
-from icelint.model.chain import Rope
+from icelint.engine.checker import lint_replay
+from icelint.model.storage import versions
+from icelint.model.storage.chain import Rope
 from icelint.model.table import Schema
-from icelint.pipeline import parse_sources
+from icelint.engine.pipeline import parse_sources
 from icelint.replay import engine
 from icelint.replay.engine import Replay
 from icelint.rules import ALL_RULES
-from icelint.source import SourceFile
+from icelint.values.source import SourceFile
 from tests.corpus import corpus_runs, run_id
 
 RUNS = corpus_runs()
@@ -124,7 +124,7 @@ def test_a_retired_version_keeps_only_its_difference(retire_soon) -> None:
     result, made = _stream(_long_script(5, 300, 200))
     s = next(s for s, _, _ in made if versions.is_retired(s))
     newer, start, removed, *items = s.__dict__["_retired"]
-    assert set(s.__dict__) <= {"schema_id", "identifier_field_ids", "_retired"}
+    assert set(s.__dict__) <= {"schema_id", "identifier_field_ids", "_retired", "_tables"}  # `_tables`: the lineage's store
     assert len(items) <= versions.MAX_SPLICE and start + removed <= len(newer.fields)
 
 
@@ -235,7 +235,7 @@ def test_splice_of_shared_chunks_is_the_splice_of_the_fields(seed: int) -> None:
     """Between Ropes that share chunks (`chain.patch`: one chunk changed in place, a chunk that lost
     an item and joined its neighbour, columns appended) the splice is the one found on the plain
     field lists, and undoing it gives the old fields back."""
-    from icelint.model.chain import patch, same_ends
+    from icelint.model.storage.chain import patch, same_ends
     from icelint.model.types import INT, NestedField
 
     rng = random.Random(seed)
@@ -289,7 +289,7 @@ def test_a_reused_version_moves_on_at_the_cost_of_the_change(monkeypatch) -> Non
     own) and what the replay carried to it, and the next commit moves its lookup tables and locator
     on from there. Neither is built again from every column per statement (quadratic on a table as
     wide as the script is long), and the version is not retired while it is among the newest."""
-    from icelint.model import chain
+    from icelint.model.storage import chain
 
     located, revived = [], []
     locate, revive = chain._locate, versions.revive
@@ -393,7 +393,8 @@ def test_a_metadata_files_older_schema_reused_keeps_its_json(monkeypatch, fast: 
     of 4 MB or more) gives the table that schema's id again: it adopts the fields the commit made
     like a replayed version, keeps the rest of what it read (its JSON passed through as written),
     and lints and reads as without adopting; no lookup table or locator is built per statement."""
-    from icelint.model import chain, fastload
+    from icelint.model.storage import chain
+    from icelint.model.storage import fastload
     from icelint.model.metadata import parse_metadata_bytes
     from icelint.model.table import LazySchema
     from icelint.replay import schemas as replay_schemas

@@ -5,7 +5,7 @@ with the command line (flags win).
 ```toml
 [tool.icelint]
 migrations = "migrations"          # the folder of migrations: context for the files under review
-order = "flyway"                   # flyway | natural | lexicographic (see icelint.discovery)
+order = "flyway"                   # flyway | natural | lexicographic (see icelint.plan.discovery)
 select = ["ICE001", "drop-column-with-data"] # codes, names, prefixes (ICE0, ICE01) or ALL; default: every rule
 ignore = ["ICE013"]
 extend-select = []                 # added to `select` (also to the default), as ruff's
@@ -17,12 +17,12 @@ catalog = "prod"                   # state sources, handed to the state loaders
 warehouse = "warehouse/"
 metadata = { "db.events" = "snapshots/db.events.metadata.json" }  # or a list of unnamed files
 
-docs-url = "https://example.com/icelint/rules/{code}.md"  # rule-doc links (icelint.docs_url)
-cache-dir = ".icelint_cache"       # the run cache (icelint.cache); --no-cache turns it off
-fix = false                        # as --fix: apply safe fixes (icelint.fixing); --no-fix wins
+docs-url = "https://example.com/icelint/rules/{code}.md"  # rule-doc links (icelint.rules.kit.docs_url)
+cache-dir = ".icelint_cache"       # the run cache (icelint.run.cache); --no-cache turns it off
+fix = false                        # as --fix: apply safe fixes (icelint.fixes.apply); --no-fix wins
 unsafe-fixes = false               # as --unsafe-fixes: unsafe fixes apply too; --no-unsafe-fixes wins
 
-[tool.icelint.vars]                # values of ${name} placeholders (icelint.placeholders); --var wins
+[tool.icelint.vars]                # values of ${name} placeholders (icelint.engine.placeholders); --var wins
 schema = "analytics"
 
 [tool.icelint.severity]            # per-rule severity

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from icelint.config.model import Config, ConfigError, _readers, _resolve
-from icelint.discovery import ORDERS
+from icelint.plan.discovery import ORDERS
 
 SEVERITIES = ("error", "warning", "info")
 # key → (expected type description, validator). Adding a key: one line here, one field of `Config` (config/model.py).
@@ -74,7 +74,7 @@ def parse_section(section: Any, path: Path) -> Config:
         kw["catalog_kind"] = one_of("catalog-kind", CATALOG_KINDS)
     if "fail-on" in section:
         kw["fail_on"] = one_of("fail-on", SEVERITIES)
-    from icelint.selection import level
+    from icelint.config.selection import level
 
     file_level = level(
         section.get("select"),
@@ -94,7 +94,7 @@ def parse_section(section: Any, path: Path) -> Config:
             sev[code] = level
         kw["severity"] = tuple(sorted(sev.items()))
     if "per-file-ignores" in section:
-        from icelint.selection import expand
+        from icelint.config.selection import expand
 
         kw["per_file_ignores"] = tuple(
             (glob, tuple(expand(codes, f"{key('per-file-ignores')}: `{glob}`")))
@@ -124,7 +124,7 @@ def parse_section(section: Any, path: Path) -> Config:
         if k in section:
             kw[k.replace("-", "_")] = section[k]
     if "iceberg-version" in section:
-        from icelint.target import check_iceberg_version
+        from icelint.config.target import check_iceberg_version
 
         kw["iceberg_version"] = check_iceberg_version(section["iceberg-version"], key("iceberg-version"), ConfigError)
     if "cache-dir" in section:
@@ -177,7 +177,7 @@ def _codes(selectors: Iterable[str], where: str) -> list[str]:
     from icelint.rules import get
     from icelint.rules.unused_suppression import RULE as UNUSED
 
-    from icelint.selection import split
+    from icelint.config.selection import split
 
     out: list[str] = []
     for sel in split(selectors):

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from icelint.discovery import DEFAULT_ORDER
-from icelint.source import InputError
+from icelint.plan.discovery import DEFAULT_ORDER
+from icelint.values.source import InputError
 
 
 class ConfigError(InputError):
@@ -25,7 +25,7 @@ class Config:
     root: Path = field(default_factory=Path.cwd)  # relative paths in the file are relative to this
     migrations: Path | None = None
     order: str = DEFAULT_ORDER
-    # rule selection, as ruff resolves it (icelint.selection): one (select, extend-select, ignore) of
+    # rule selection, as ruff resolves it (icelint.config.selection): one (select, extend-select, ignore) of
     # selectors per level, the file's first, then the flags'; select None: keep the level below
     selection: tuple[tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]], ...] = ()
     fail_on: str = "error"
@@ -40,11 +40,11 @@ class Config:
     docs_url: str | None = None
     catalog_kind: str = "iceberg"
     readers: tuple[str, ...] | None = None  # reader profiles the reader rules check; None: every one
-    cache_dir: str | None = None  # the run cache's folder (icelint.cache); None: .icelint_cache/ at the root
-    fix: bool = False  # apply safe fixes (icelint.fixing); the --fix / --no-fix flags win
+    cache_dir: str | None = None  # the run cache's folder (icelint.run.cache); None: .icelint_cache/ at the root
+    fix: bool = False  # apply safe fixes (icelint.fixes.apply); the --fix / --no-fix flags win
     unsafe_fixes: bool = False  # unsafe fixes apply too; the --unsafe-fixes / --no-unsafe-fixes flags win
     sql_callables: tuple[str, ...] = ()  # Python callables whose string argument is SQL, beyond `spark.sql` (icelint.embedded)
-    iceberg_version: str = "1.10"  # the Iceberg runtime the verdicts are for (icelint.target); --iceberg-version wins
+    iceberg_version: str = "1.10"  # the Iceberg runtime the verdicts are for (icelint.config.target); --iceberg-version wins
 
     # ------------------------------------------------------------------ merging the flags
     def with_flags(
@@ -64,7 +64,7 @@ class Config:
     ) -> Config:
         """Flags win: a flag that was given replaces the configured value."""
         out = self
-        from icelint.selection import level
+        from icelint.config.selection import level
 
         flags = level(select or None, extend_select, ignore, extend_ignore, {
             "select": "--select", "extend-select": "--extend-select", "ignore": "--ignore", "extend-ignore": "--extend-ignore"})
@@ -85,7 +85,7 @@ class Config:
         if readers:
             out = replace(out, readers=_readers(readers, "--readers"))
         if iceberg_version is not None:
-            from icelint.target import check_iceberg_version
+            from icelint.config.target import check_iceberg_version
 
             out = replace(out, iceberg_version=check_iceberg_version(iceberg_version, "--iceberg-version", ConfigError))
         return out
@@ -94,7 +94,7 @@ class Config:
     def rules(self) -> tuple:
         """The enabled rules, in registry order (plus `unused-suppression` unless ignored)."""
         import icelint.rules  # noqa: F401 - first: readers.findings and the reader rules import each other
-        from icelint.selection import enabled, registry
+        from icelint.config.selection import enabled, registry
 
         from icelint.readers.findings import bind_readers
 
@@ -174,7 +174,7 @@ def _callables(configured: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _not_enabled(rules: tuple) -> list[str]:
-    from icelint.selection import registry
+    from icelint.config.selection import registry
 
     return [r.code for r in registry() if r not in rules]
 

@@ -1,12 +1,12 @@
 """Placeholder values as the configuration holds them: `[tool.icelint.vars]` and `--var NAME=VALUE`
-(the substitution itself is `icelint.placeholders`')."""
+(the substitution itself is `icelint.engine.placeholders`')."""
 
 from __future__ import annotations
 
 import re
 from typing import Iterable
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 
 def parse_vars(values: Iterable[str], where: str = "--var") -> dict[str, str]:

@@ -3,7 +3,7 @@
 A file's SQL is every string literal passed to `spark.sql(...)` (and the other SQL callables:
 `DEFAULT_CALLABLES` plus `sql-callables` of `[tool.icelint]`) and every `%%sql` cell of a notebook,
 read with Python's `ast` (nothing is run), one statement per call, in source (and cell) order.
-f-string fields become `${...}` placeholders (`icelint.placeholders`: `--var`, else ICE060).
+f-string fields become `${...}` placeholders (`icelint.engine.placeholders`: `--var`, else ICE060).
 
 The API the engine uses (one place to re-point):
 
@@ -24,11 +24,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-from icelint.source import InputError, SourceFile
+from icelint.values.source import InputError, SourceFile
 
 if TYPE_CHECKING:
     from icelint.embedded.posmap import EmbeddedMap
-    from icelint.findings import Finding
+    from icelint.values.findings import Finding
 
 SUFFIXES = (".py", ".ipynb")  # as discovery.EMBEDDED_SUFFIXES
 from icelint.config.model import DEFAULT_CALLABLES, callables_of  # noqa: E402 - `sql-callables` is configuration
@@ -82,7 +82,7 @@ def read(source: SourceFile, values: Mapping[str, str], callables: Iterable[str]
 
 def read_file(path) -> SourceFile:
     """A `.py` file or notebook as text: like `SourceFile.read`, but an empty file is no error (no SQL)."""
-    from icelint.source import read_bytes
+    from icelint.values.source import read_bytes
 
     data = read_bytes(path, missing="no such file", directory="is a directory, not a Python file")
     try:
@@ -98,7 +98,7 @@ def is_map(m) -> bool:
 
 def remap(findings: Iterable[Finding], maps: Mapping) -> list[Finding]:
     """`placeholders.remap`, and the findings of Python files and notebooks at their places there."""
-    from icelint.placeholders import remap as remap_placeholders
+    from icelint.engine.placeholders import remap as remap_placeholders
 
     plain = {p: m for p, m in maps.items() if not is_map(m)}
     ours = {p: m for p, m in maps.items() if is_map(m)}
@@ -144,7 +144,7 @@ def unread_findings(maps: Mapping, enabled: Iterable[str], pending: Sequence[str
         return []
     from icelint.rules import get
 
-    from icelint.findings import Finding, Severity
+    from icelint.values.findings import Finding, Severity
 
     rule = get(UNREAD)
     out = []
@@ -180,9 +180,9 @@ def _short(text: str, limit: int = 60) -> str:
 def lint(run, rules, maps: Mapping, config=None):
     """`placeholders.lint` for runs that hold Python files or notebooks: rules, placeholders,
     suppressions, then positions (and places cited in messages) mapped back to the files."""
-    from icelint import suppress
-    from icelint.checker import lint_run
-    from icelint.placeholders import adjust
+    from icelint.engine import suppress
+    from icelint.engine.checker import lint_run
+    from icelint.engine.placeholders import adjust
     from icelint.rules import get
 
     codes = [r.code for r in rules]
@@ -205,7 +205,7 @@ def refuse_embedded_suppressions(findings: Iterable[Finding]) -> None:
 
 def statement_positions(files, maps: Mapping) -> dict:
     """`placeholders.statement_positions`, a notebook's statements under the cells they are in."""
-    from icelint.placeholders import statement_positions as positions
+    from icelint.engine.placeholders import statement_positions as positions
 
     out = positions([pf for pf in files if not is_map(maps.get(pf.path))], maps)
     for pf in files:

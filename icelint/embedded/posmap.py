@@ -10,9 +10,9 @@ from dataclasses import replace
 from typing import Mapping
 
 from icelint.embedded.python_sql import Extracted
-from icelint.findings import Finding
-from icelint.fix import Applicability, Edit, Fix
-from icelint.source import LineIndex, SourceFile
+from icelint.values.findings import Finding
+from icelint.values.fix import Applicability, Edit, Fix
+from icelint.values.source import LineIndex, SourceFile
 
 UNRESOLVED = "ICE060"
 _COMMENTS = re.compile(r"--[^\n]*|/\*.*?\*/", re.S)
@@ -37,7 +37,7 @@ class EmbeddedMap:
         self._lines: dict[int, LineIndex] = {}
 
     def substitute(self, values: Mapping[str, str]) -> EmbeddedMap:
-        from icelint.placeholders import substitute
+        from icelint.engine.placeholders import substitute
 
         self.inner = substitute(self.sql, values)
         if self.inner is not None:

@@ -81,10 +81,13 @@ class CheckRequest:
         uses); the command line prints them under `-v`.
       `texts_are_inputs`: whether the paths of `texts` that `paths` does not name are inputs (True);
         `with_texts` (a `--fix` pass over files on disk) keeps the inputs of the request instead.
+      `parallel`: whether tables may be replayed and linted in forked processes when the run is large
+        (`icelint.run.parallel`); the `icelint` executable asks for it, a library call in someone
+        else's process (or a process with threads: the language server) does not.
       `batch`: the inputs are statements a job runs together (the Spark guard's): `context_texts`
         (the statements already run, not reported on) then `texts`, in the order given, one
         deployment; no migrations folder, no git, and no state holds any of them.
-      `checkpoints`: an `icelint.engine.checkpoint.Checkpoints` kept from one check to the next (a
+      `checkpoints`: an `icelint.run.checkpoint.Checkpoints` kept from one check to the next (a
         language server's): the check goes on from the state an earlier one reached after the same
         files, and keeps its own; the findings are the same.
     """
@@ -105,6 +108,7 @@ class CheckRequest:
     cwd: Path | None = None
     note: Callable[[str], None] | None = field(default=None, compare=False)
     texts_are_inputs: bool = True
+    parallel: bool = False
     configure: "Callable[[Config], Config] | None" = field(default=None, compare=False)
     checkpoints: Any = field(default=None, compare=False)
     batch: bool = False
@@ -121,7 +125,7 @@ class CheckRequest:
 
 def run(request: CheckRequest) -> "Report":
     """Check the request's inputs; the `Report` every output is rendered from. Raises
-    `icelint.source.InputError` (one line naming the file and the problem) for bad input."""
+    `icelint.values.source.InputError` (one line naming the file and the problem) for bad input."""
     from icelint.engine.check import check, merged
 
     groups = config_groups(request)

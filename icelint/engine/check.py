@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 
 @dataclass
@@ -46,7 +46,7 @@ def config_for(request) -> object:
 
 def merged(reports: list):
     """One report of the reports of several configurations (inputs checked apart)."""
-    from icelint.findings import in_report_order
+    from icelint.values.findings import in_report_order
     from icelint.reporters import Report
 
     first = reports[0]
@@ -56,15 +56,17 @@ def merged(reports: list):
     out.inferred = [line for r in reports for line in r.inferred]
     out.statements_by_file = {k: v for r in reports for k, v in r.statements_by_file.items()}
     out.parts = {k: v for r in reports for k, v in r.parts.items()}
+    out.stats_incomplete = any(r.stats_incomplete for r in reports)
     return out
 
 
 def _prepare(request, pack: bool) -> _Prepared:
-    from icelint import embedded, placeholders
-    from icelint import stdin as stdin_input
-    from icelint.pending import make_plan
+    from icelint import embedded
+    from icelint.engine import placeholders
+    from icelint.engine import stdin as stdin_input
+    from icelint.plan.pending import make_plan
     from icelint.plan import git_facts
-    from icelint.source import SourceFile
+    from icelint.values.source import SourceFile
 
     cfg = config_for(request)
     given = [p for p in request.texts if p not in request.paths] if request.texts_are_inputs else []
@@ -76,7 +78,8 @@ def _prepare(request, pack: bool) -> _Prepared:
     elif not request.paths and given:  # in-memory inputs (stdin, editor buffers): placed in their folder
         plan = stdin_input.plan_texts(given, cfg.migrations, cfg.order)
     else:
-        plan = make_plan(list(request.paths), migrations=cfg.migrations, since=request.since, order=cfg.order)
+        plan = make_plan(list(request.paths), migrations=cfg.migrations, since=request.since, order=cfg.order,
+                         note=request.note)
     if not request.batch and (len(plan.files) > 1 or request.since is not None):  # one file alone: no boundary, no history to weigh
         facts = git_facts if request.checkpoints is None else request.checkpoints.git_facts
         plan.git = facts(plan.files, request.since, texts)
@@ -180,13 +183,15 @@ def _apply_prefixes(initial: dict, parsed, plan, cfg, inferred: list[str]) -> No
 
 
 def check(request):
-    from icelint import embedded, placeholders, suppress
-    from icelint.checker import lint_replay
-    from icelint.findings import packing_texts
-    from icelint.packed_findings import PACK_FROM
-    from icelint.parallel import lint_partitioned
-    from icelint.pending import moved_reports, only_pending, parse_plan, pending_part, with_moved
-    from icelint.pipeline import Run
+    from icelint import embedded
+    from icelint.engine import placeholders
+    from icelint.engine import suppress
+    from icelint.engine.checker import lint_replay
+    from icelint.values.findings import packing_texts
+    from icelint.run.packed_findings import PACK_FROM
+    from icelint.run.parallel import lint_partitioned
+    from icelint.plan.pending import moved_reports, only_pending, parse_plan, pending_part, with_moved
+    from icelint.engine.pipeline import Run
     from icelint.plan import deployments
     from icelint.replay.engine import Replay
     from icelint.reporters import Report
@@ -226,12 +231,12 @@ def check(request):
 
     with packing_texts(long_run):
         statements = pending.statement_count
-        findings = lint_partitioned(parsed.steps, lint_steps) if resume is None else None
+        findings = lint_partitioned(parsed.steps, lint_steps, allowed=request.parallel, stats=stats) if resume is None else None
         if findings is None:
             steps, parsed.steps, pending.steps = parsed.steps, [], []
             findings = lint_steps(steps, own=True)
         findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
-        from icelint.migration_history import FILE_RULES, check_plan
+        from icelint.engine.history import FILE_RULES, check_plan
 
         history = check_plan(plan, rules, order=cfg.order, since=request.since, texts={**request.context_texts, **request.texts})
         findings = sorted([*findings, *history], key=lambda f: f.sort_key)
@@ -244,7 +249,7 @@ def check(request):
         outcome = suppress.Outcome(sorted([*remap(outcome.findings), *unread], key=lambda f: f.sort_key),
                                    sorted(remap(outcome.suppressed), key=lambda f: f.sort_key))
         originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
-        from icelint.fixing import adapt
+        from icelint.fixes.apply import adapt
 
         cells = embedded.cell_texts(maps)  # a notebook's findings name its cells
         found = adapt(outcome.findings, {s.path: s.text for s in originals} | cells,
@@ -252,6 +257,7 @@ def check(request):
         report = Report(found, originals, statements, suppressed=outcome.suppressed,
                         rules=rules, context_files=len(plan.context), docs_url=cfg.docs_url, parts=cells)
         report.inferred = list(prep.inferred)
+        report.stats_incomplete = bool(stats is not None and stats.incomplete)
         if request.positions:
             report.statements_by_file = embedded.statement_positions(pending.files, maps)
     return report
@@ -270,8 +276,8 @@ def _stateless(request, cfg) -> bool:
 
 def replay_plan(request):
     """The replay of the request's plan, with its states: `icelint schema`."""
-    from icelint.pending import parse_plan
-    from icelint.pipeline import replay
+    from icelint.plan.pending import parse_plan
+    from icelint.engine.pipeline import replay
     from icelint.plan import deployments
 
     prep = _prepare(request, False)

@@ -48,7 +48,7 @@ def config_groups(request) -> list[tuple[object, tuple[str, ...]]]:
 def batch_plan(request):
     """The plan of a batch (`CheckRequest.batch`): the statements already run, then the inputs, in the
     order given; all new to git, so that they deploy together."""
-    from icelint.pending import Plan
+    from icelint.plan.pending import Plan
     from icelint.plan import GitFacts
 
     names = [*request.context_texts, *(p for p in request.texts if p not in request.context_texts)]

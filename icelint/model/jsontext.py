@@ -12,7 +12,7 @@ import re
 import sys
 from typing import Any
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 # Iceberg's Java reader (Jackson's StreamReadConstraints) refuses JSON nested more than 1000 levels.
 MAX_JSON_DEPTH = 1000

@@ -21,12 +21,12 @@ from icelint.model.table import (
     SortOrder,
     TableMetadata,
 )
-from icelint.model import fastload
+from icelint.model.storage import fastload
 from icelint.model.data import from_snapshot
 from icelint.model.types import field_from_json, repeated_id
 from icelint.model.jsontext import loads
 from icelint.model.validate import FAULTS, CheckedLazySchema, MetadataError, explain
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 SUPPORTED_FORMAT_VERSIONS = (1, 2, 3)
 

@@ -3,148 +3,31 @@ case-insensitively) built when first asked for, and `LazySchema` for the older v
 metadata file, parsed only when something looks inside them.
 
 The replay makes one version per statement; a new version may take over its predecessor's lookup
-tables and patch them (`carry`), and older versions rebuild theirs only when asked (see
-`_lookup_table`). Which versions are kept in full is `icelint.model.versions`' business.
+tables and patch them (`carry`), and older versions rebuild theirs only when asked, kept in a small
+store that the versions of one table share (`icelint.model.storage.lookups`). Which versions are
+kept in full is `icelint.model.storage.versions`' business.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any, Callable, Generic, Iterator, TypeVar
+from typing import Any, Iterator, TypeVar
 
-from icelint.lazy import cached_property
+from icelint.util.lazy import cached_property
+from icelint.model.storage.lookups import MOVE_STEPS, forget_built, has_built, join, take_table  # noqa: F401 - forget_built: importers of the schema model find it here
+from icelint.model.storage.lookups import lookup_table as _lookup_table
 from icelint.model.types import NestedField, StructType, Type, children, repeated_id, walk
 
 T = TypeVar("T")
 Path = tuple[str, ...]
 _NO_IDS: frozenset[int] = frozenset()
 
-# Lookup tables built for a schema that does not hold its own (see `_lookup_table`): the newest few,
-# by (id(schema), name) → (schema, table); the entry holds the schema, so an id is never reused.
-_BUILT: OrderedDict[tuple[int, str], tuple[Any, Any]] = OrderedDict()
-_BUILT_MAX = 32
-
-
-class _lookup_table(Generic[T]):  # noqa: N801 - used like cached_property
-    """A lookup table of a schema (name or id → field), built on demand and kept in a small LRU.
-
-    The replay makes one schema version per statement and moves the tables of the current one to
-    the next (`Schema.carry_indexes`): only the newest version holds them in its instance dict
-    (found there at C speed). A table asked of an older version (the rules compare each statement's
-    before and after) is rebuilt and kept among the newest few, not on every version: one per
-    version of a 5,000-column table would be most of a long replay's memory.
-    """
-
-    def __init__(self, func: Callable[[Any], T]) -> None:
-        self.func = func
-        self.name = func.__name__
-        self.__doc__ = func.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        if obj is None:
-            return self
-        key = (id(obj), self.name)
-        hit = _BUILT.get(key)
-        if hit is not None and hit[0] is obj:
-            _BUILT.move_to_end(key)
-            return hit[1]
-        table = _move_table(obj, self.name)
-        if table is None:
-            table = self.func(obj)
-        _BUILT[key] = (obj, table)
-        if len(_BUILT) > _BUILT_MAX:
-            _BUILT.popitem(last=False)
-        return table
-
-
-_SLOTS = {"_lower_names": 1, "_top_ids": 2}  # where `carry_indexes` records each table's changes in `_undo`
-
-
-def _move_table(schema: Any, name: str) -> Any:
-    """The table `name` of a version up to `_MOVE_STEPS` before or after `schema` (on its chain of
-    versions), built earlier and kept among the newest few, taken and patched into `schema`'s with
-    the entries `carry_indexes` recorded between them; None when there is none. The rules walk a
-    replay's versions in order, asking some statements' before and after: each version between two
-    asks costs the few entries one statement changed, not a table of every column."""
-    slot = _SLOTS.get(name)
-    if slot is None:
-        return None
-    back: list = []  # the changes from each earlier version to the next, newest first
-    ahead: list = []  # the changes from each version to the next, oldest first
-    before = after = schema  # the search goes both ways at once: the nearest kept table wins
-    for _ in range(_MOVE_STEPS):
-        if before is not None:
-            prev = before.__dict__.get("_pred")
-            undo = prev.__dict__.get("_undo") if prev is not None else None
-            if undo is None or undo[0] is not before or undo[slot] is None:
-                before = None
-            else:
-                back.append(undo[slot])
-                hit = _BUILT.get((id(prev), name))
-                if hit is not None and hit[0] is prev:
-                    del _BUILT[(id(prev), name)]
-                    return _patch(hit[1], reversed(back), 2)  # forward: the new values
-                before = prev
-        if after is not None:
-            undo = after.__dict__.get("_undo")
-            if undo is None or undo[slot] is None:
-                after = None
-            else:
-                ahead.append(undo[slot])
-                after = undo[0]
-                hit = _BUILT.get((id(after), name))
-                if hit is not None and hit[0] is after:
-                    del _BUILT[(id(after), name)]
-                    return _patch(hit[1], reversed(ahead), 1)  # backward: the old values
-                if name in after.__dict__:
-                    after = None
-        if before is None and after is None:
-            break
-    return None
-
-
-_MOVE_STEPS = 128
-
-
-def _patch(table: dict, changes, which: int) -> dict:
-    """Set each key of each (key, old, new, ...) tuple of `changes` to its old (`which` 1) or new (2) value."""
-    for t in changes:
-        for i in range(0, len(t), 3):
-            v = t[i + which]
-            if v is None:
-                table.pop(t[i], None)
-            else:
-                table[t[i]] = v
-    return table
-
-
 def _knows_identity(schema: Any) -> bool:
     """Whether `schema._identity` costs no pass over every field: known (carried by the replay), or
     not a replayed version (a metadata file's reads it from the JSON; one made whole, from its fields)."""
     d = schema.__dict__
     return "_identity" in d or "field_count" in d or ("_retired" not in d and "_undo" not in d and "_pred" not in d)
-
-
-def forget_built(schema: Any) -> None:
-    """Drop the lookup tables the LRU holds for `schema` (its fields are about to be other objects)."""
-    for key in [k for k, v in _BUILT.items() if v[0] is schema]:  # at most `_BUILT_MAX`
-        del _BUILT[key]
-
-
-def _take_table(schema: Any, name: str) -> Any:
-    """`schema`'s own table `name` (from its dict or the LRU), removed from it; None when it has none."""
-    table = schema.__dict__.pop(name, None)
-    if table is None:
-        hit = _BUILT.get((id(schema), name))
-        if hit is not None and hit[0] is schema:
-            del _BUILT[(id(schema), name)]
-            table = hit[1]
-    return table
 
 
 @dataclass(frozen=True)
@@ -159,6 +42,8 @@ class Schema:
         d = self.__dict__
         if d.get("_retired") is not None:
             self.fields
+        if "_tables" in d:  # its lineage's store of other versions' tables is not the copy's
+            d = {k: v for k, v in d.items() if k != "_tables"}
         return d
 
     @property
@@ -213,7 +98,7 @@ class Schema:
         for slot, attr in ((1, "_lower_names"), (2, "_top_ids")):
             table = old.__dict__.pop(attr, None)
             if table is None:
-                table = _take_table(old, attr)  # from the LRU
+                table = take_table(old, attr)  # from its lineage's store
                 if table is None:
                     continue
             by_name = slot == 1  # the key: the lower-cased name (`_lower`) or the id (`_id`), computed inline
@@ -257,6 +142,7 @@ class Schema:
         if undo[1] is not None or undo[2] is not None:
             old.__dict__["_undo"] = tuple(undo)
             mine["_pred"] = old
+        join(self, old)  # one store of built tables for the lineage
 
     def field_by_id(self, field_id: int) -> NestedField | None:
         top = self.top_field(field_id)
@@ -274,7 +160,7 @@ class Schema:
         """The nested columns the replay carried to this version, when it has no index of every
         field: a field below them is searched there instead of indexing every field."""
         d = self.__dict__
-        if "nested_top" in d and "_index" not in d and _BUILT.get((id(self), "_index")) is None:
+        if "nested_top" in d and "_index" not in d and not has_built(self, "_index"):
             return d["nested_top"]
         return None
 
@@ -497,7 +383,7 @@ def forget_link(older: Schema, newer: Schema) -> None:
             del older.__dict__["_undo"]
 
 
-UNDO_KEPT = _MOVE_STEPS  # versions behind the newest whose links the streamed replay keeps
+UNDO_KEPT = MOVE_STEPS  # versions behind the newest whose links the streamed replay keeps
 
 
 def _older(schema: Schema, attr: str, slot: int, key: Any) -> NestedField | None:

@@ -13,12 +13,11 @@ from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, TypeVar
 
-from icelint.lazy import cached_property
+from icelint.util.lazy import cached_property
 from icelint.model.schema import UNDO_KEPT, LazySchema, Schema, field_type_at, forget_built, forget_link  # noqa: F401 - importers of the table model find them here too
 
 T = TypeVar("T")
-_SOURCES_MAX = 8  # each holds the table's whole spec history (see `_of_specs`): a few tables' newest states
-_PARTITION_SOURCES: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()  # see `_of_specs`
+_SOURCES_MAX = 8  # each holds the table's whole spec history (see `_of_specs`): a few of its newest states'
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +177,7 @@ class TableMetadata:
 
         Shared by the states with the same specs (the rules ask every state of a long replay), and
         kept among the newest few only (`_of_specs`)."""
-        return _of_specs(self.specs, self.default_spec_id, self._partition_sources)
+        return _of_specs(self, self.default_spec_id, self._partition_sources)
 
     def _partition_sources(self) -> tuple[dict[int, list[PartitionField]], dict[int, list[PartitionField]]]:
         current: dict[int, list[PartitionField]] = {}
@@ -194,7 +193,7 @@ class TableMetadata:
     @property
     def partition_names(self) -> frozenset[str]:
         """The names of every partition field of every spec (a new column may not take one)."""
-        return _of_specs(self.specs, -1, lambda: frozenset(f.name for s in self.specs for f in s.fields))
+        return _of_specs(self, -1, lambda: frozenset(f.name for s in self.specs for f in s.fields))
 
     @cached_property
     def sort_order(self) -> SortOrder:
@@ -253,20 +252,27 @@ class TableMetadata:
         return out
 
 
-def _of_specs(specs: tuple, spec_id: int, build: Callable[[], T]) -> T:
-    """A table derived from a table's specs (`spec_id`: the default spec's id, or -1 when it does not
+def _of_specs(meta: TableMetadata, spec_id: int, build: Callable[[], T]) -> T:
+    """A table derived from a state's specs (`spec_id`: the default spec's id, or -1 when it does not
     depend on it), shared by the states with these specs and kept among the newest few, not on
     each state: one table of the whole spec history per state would grow with the square of a
-    table's spec changes."""
+    table's spec changes. They are kept in a store of the state's lineage (`_spec_tables`: made
+    with the first one, and handed on to every state evolved from it with the rest of its dict),
+    by (id(specs), spec_id) → (specs, table)."""
+    d = meta.__dict__
+    store = d.get("_spec_tables")
+    if store is None:
+        store = d["_spec_tables"] = OrderedDict()
+    specs = meta.specs
     key = (id(specs), spec_id)
-    hit = _PARTITION_SOURCES.get(key)
+    hit = store.get(key)
     if hit is not None and hit[0] is specs:  # the entry holds the specs, so an id is never reused
-        _PARTITION_SOURCES.move_to_end(key)
+        store.move_to_end(key)
         return hit[1]
     value = build()
-    _PARTITION_SOURCES[key] = (specs, value)
-    if len(_PARTITION_SOURCES) > _SOURCES_MAX:
-        _PARTITION_SOURCES.popitem(last=False)
+    store[key] = (specs, value)
+    if len(store) > _SOURCES_MAX:
+        store.popitem(last=False)
     return value
 
 
@@ -313,7 +319,7 @@ def _share_state_keys() -> None:
         first.__dict__[name] = None
 
 
-_LAZY = ("schema", "schema_index", "spec", "sort_order")  # its cached properties
+_LAZY = ("schema", "schema_index", "spec", "sort_order", "_spec_tables")  # its cached properties and `_of_specs`' store
 _share_state_keys()
 # cached properties, by the fields they are computed from (dropped by `evolve` when one changes)
 _DERIVED = {

@@ -17,7 +17,7 @@ from typing import Any
 
 from icelint.model.table import LazySchema
 from icelint.model.types import MAX_TYPE_DEPTH
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 # What a malformed file makes the optimistic parsers raise.
 FAULTS = (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError)

@@ -16,8 +16,8 @@ one, the pre-commit hook, `--since`, standard input, an editor buffer, the Pytho
 - With a table state, the files whose effects the state already holds are applied for that table
   (`plan.state_prefix`).
 
-The files a run reads and which of them are reported on come from `icelint.pending.make_plan`
-(a folder, named files, `--since`) and `icelint.stdin.plan` (texts without a file on disk).
+The files a run reads and which of them are reported on come from `icelint.plan.pending.make_plan`
+(a folder, named files, `--since`) and `icelint.engine.stdin.plan` (texts without a file on disk).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def git_facts(files: Iterable[str | Path], since: str | None = None, texts: dict
 
     A file whose text is given in memory (`texts`: an editor buffer, standard input) is applied
     only when that text is the text committed at HEAD. `memo`: git's answers, kept by a caller that
-    knows the repository and the files unchanged since (`engine.checkpoint`)."""
+    knows the repository and the files unchanged since (`run.checkpoint`)."""
     memo = {} if memo is None else memo
     by_top: dict[Path, list[str]] = {}
     tops: dict[str, Path | None] = {}

@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 
 
 @dataclass(frozen=True)

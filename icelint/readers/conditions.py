@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.table import TableMetadata
 
 ROW_LEVEL = ("delete", "update", "merge")

@@ -11,9 +11,9 @@ from dataclasses import replace
 from functools import partial
 from typing import Iterable, Iterator, Sequence
 
-from icelint.findings import Finding
+from icelint.values.findings import Finding
 from icelint.readers import ALL, PROFILES
-from icelint.rules._base import Rule, RuleContext
+from icelint.rules.kit.base import Rule, RuleContext
 
 READER_CODES = frozenset(f"ICE{n:03d}" for n in range(40, 60))
 
@@ -49,7 +49,7 @@ def reader_findings(
 
 def property_span(ctx: RuleContext, keys: Sequence[str]):
     """The key of the first `keys` property this statement sets (SET TBLPROPERTIES), or None."""
-    from icelint import changes as ch
+    from icelint.values import changes as ch
 
     for c in ctx.changes:
         if isinstance(c, ch.SetProperties):

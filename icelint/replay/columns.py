@@ -5,7 +5,7 @@ new schema (`schemas.commit_schema`).
 
 from __future__ import annotations
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.table import Schema, TableMetadata
 from icelint.model.types import ListType, MapType, NestedField, PrimitiveType, children, is_untyped
 from icelint.replay import names as name_index
@@ -14,7 +14,7 @@ from icelint.replay.common import SHOWN_FIELDS, Path, quoted, struct_text
 from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.schema_update import SchemaUpdate, dotted
 from icelint.replay.schemas import commit_schema
-from icelint.target import accepts_column_defaults
+from icelint.config.target import accepts_column_defaults
 
 
 class ColumnsMixin:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from itertools import islice
 
-from icelint import changes as ch
-from icelint.changes import table_key  # noqa: F401 - where the replay's modules take it from
+from icelint.values import changes as ch
+from icelint.values.changes import table_key  # noqa: F401 - where the replay's modules take it from
 from icelint.replay.errors import ReplayError
 
 Path = tuple[str, ...]

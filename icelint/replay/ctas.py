@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.table import Schema
 from icelint.model.types import is_untyped
 from icelint.replay import spark_types as sp
@@ -203,7 +203,7 @@ def _raise_if_unresolved(error: str, query: Any, schema: dict[str, dict[str, dic
     Anything less certain stays "unknown" (sqlglot resolves some valid Spark queries differently)."""
     import re
 
-    from icelint.replay.dml_columns import _levenshtein
+    from icelint.replay.dml.columns import _levenshtein
     from icelint.replay.errors import ReplayError
 
     m = re.match(r"Column '([^'.]+)' could not be resolved", error)

@@ -8,7 +8,7 @@ the previous file's starts after a deployment. The replay calls `cross` before e
 rest of this module says why a table holds rows or not (`model.data.DataOrigin`).
 
 Deployments only ever turn "empty" into "presumed to hold data", table by table, so replaying
-tables apart (`parallel.py`) gives each table the same state as replaying them together.
+tables apart (`run/parallel.py`) gives each table the same state as replaying them together.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.data import DataOrigin
 from icelint.model.table import TableMetadata
 

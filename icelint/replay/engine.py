@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.diff import NO_CHANGE, SchemaDiff
 from icelint.model.table import UNDO_KEPT, TableMetadata, forget_link
-from icelint.model.versions import retire
+from icelint.model.storage.versions import retire
 from icelint.replay import deploy, hive, refs
 from icelint.replay.columns import ColumnsMixin
 from icelint.replay.common import not_found, table_key
-from icelint.replay.dml import DmlMixin
+from icelint.replay.dml.check import DmlMixin
 from icelint.replay.errors import ReplayError, Unchecked
 from icelint.replay.layout import LayoutMixin
 from icelint.replay.properties import (  # noqa: F401 - importable from here, as before the split
@@ -154,7 +154,7 @@ class ReplayResult:
     # `outcomes` holds the steps so far, `tables` the states now. `steps`: every step of the run.
     final: bool = True
     steps: Sequence[ch.Step] | None = None
-    iceberg_version: str = "1.10"  # the Iceberg runtime the verdicts are for (icelint.target)
+    iceberg_version: str = "1.10"  # the Iceberg runtime the verdicts are for (icelint.config.target)
 
 
 class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
@@ -166,7 +166,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         deployments: deploy.Deployments | None = None,
         iceberg_version: str = "1.10",
     ) -> None:
-        self.iceberg_version = iceberg_version  # the Iceberg runtime the verdicts are for (icelint.target)
+        self.iceberg_version = iceberg_version  # the Iceberg runtime the verdicts are for (icelint.config.target)
         self.deployments, self._epoch = deployments, None  # data appears between deployments (replay/deploy.py)
         self.initial = {table_key(k): v for k, v in (initial or {}).items()}
         self.tables: dict[str, TableMetadata | None] = dict(self.initial)
@@ -178,6 +178,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         self.catalog_kind = catalog_kind  # "iceberg" (SparkCatalog) or "session" (SparkSessionCatalog)
         self._named_ref: ch.NamedRef | None = None  # the ref the statement being applied names (`_ref_key`)
         self.wap_branch: str | None = None  # `SET spark.wap.branch = x`: writes to WAP-enabled tables go to x
+        self.commit_checked: dict[int, tuple] = {}  # see `properties.check_commit_possible`
 
     # ------------------------------------------------------------------ table names
     def resolve_table(self, name: str) -> str:
@@ -228,7 +229,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         appended to `result.outcomes` before it is yielded, and `result.final` is set after the last.
         `result.tables` is the replay's own dict of the tables' states as they are now.
         `done`: the outcomes of the first steps, applied earlier to the state this replay holds (a
-        checkpoint's, `engine.checkpoint`); the list becomes `result.outcomes` and the replay goes on
+        checkpoint's, `run.checkpoint`); the list becomes `result.outcomes` and the replay goes on
         from the step after them."""
         result = ReplayResult([] if done is None else done, self.tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why,
                               final=False, steps=steps, iceberg_version=self.iceberg_version)  # fmt: skip
@@ -337,7 +338,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
             raise not_found(step)
         if isinstance(first, ch.RenameTable):
             return self._rename(meta, first, step)
-        check_commit_possible(meta, step.changes)
+        check_commit_possible(meta, step.changes, self.commit_checked)
         schema_changes = [c for c in step.changes if isinstance(c, ch.SchemaChange)]  # type: ignore[arg-type]
         if schema_changes:  # the column changes of one statement are committed together
             return self._schema_commit(meta, schema_changes, step)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from icelint.source import Span
+from icelint.values.source import Span
 
 
 class WrittenValue(NamedTuple):
@@ -36,7 +36,7 @@ class ReplayError(Exception):
     never_known = False
     # set on an INSERT ... SELECT's [INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST]: which value, and how to name the columns
     value: WrittenValue | None = None
-    # set when the rejection depends on the Iceberg runtime (icelint.target): the `iceberg-version` it is for
+    # set when the rejection depends on the Iceberg runtime (icelint.config.target): the `iceberg-version` it is for
     runtime: str | None = None
 
     def __init__(

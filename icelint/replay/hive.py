@@ -8,7 +8,7 @@ qualifies the table with its catalog in the first (`local`.`db`.`t`); icelint na
 
 from __future__ import annotations
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.table import TableMetadata
 from icelint.replay.common import quoted
 from icelint.replay.errors import ReplayError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, SortOrder, TableMetadata
 from icelint.replay import partitioning as pt
 from icelint.replay.errors import ReplayError

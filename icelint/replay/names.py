@@ -11,7 +11,7 @@ dot in some name, or such a struct, can collide, so the check runs only when one
 
 from __future__ import annotations
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.table import Schema
 from icelint.replay.errors import ReplayError
 from icelint.syntax.ast import SqlType

@@ -3,7 +3,7 @@ checks, `BaseReplaceSortOrder`, and Spark's transform names (`Spark3Util.toIcebe
 
 from __future__ import annotations
 
-from icelint.lazy import ByIdentity
+from icelint.util.lazy import ByIdentity
 from icelint.model.table import PartitionField, PartitionSpec, Schema, SortField, SortOrder
 from icelint.model.types import DecimalType, FixedType, ListType, MapType, PrimitiveType, Type, is_untyped
 from icelint.replay.common import struct_text

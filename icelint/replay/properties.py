@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from types import MappingProxyType
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.table import TableMetadata
 from icelint.replay.errors import ReplayError
 
@@ -195,22 +195,23 @@ def unreadable_commit_property(properties) -> tuple[str, str] | None:
     return None
 
 
-_COMMIT_CHECKED: dict[int, tuple] = {}  # id(properties) → (properties, its `unreadable_commit_property`)
-
-
-def check_commit_possible(meta: TableMetadata, changes) -> None:
+def check_commit_possible(meta: TableMetadata, changes, checked: dict[int, tuple] | None = None) -> None:
     """Commits of ALTER TABLE and DML read the retry properties first: an unreadable one fails them
-    all, including the SET/UNSET that would repair it."""
+    all, including the SET/UNSET that would repair it. `checked`: the replay's verdicts so far,
+    id(properties) → (properties, its `unreadable_commit_property`); consecutive states share
+    their (read-only) properties, so the verdict is worked out once for them."""
     props = meta.properties
-    hit = _COMMIT_CHECKED.get(id(props))
+    if checked is None:
+        checked = {}
+    hit = checked.get(id(props))
     if hit is not None and hit[0] is props:  # consecutive states share their (read-only) properties
         bad = hit[1]
     else:
         bad = unreadable_commit_property(props)
         if type(props) is MappingProxyType:  # a read-only view (the replay's): the verdict holds while it lives
-            if len(_COMMIT_CHECKED) >= 64:
-                _COMMIT_CHECKED.clear()
-            _COMMIT_CHECKED[id(props)] = (props, bad)  # the entry holds `props`: its id is not reused
+            if len(checked) >= 64:
+                checked.clear()
+            checked[id(props)] = (props, bad)  # the entry holds `props`: its id is not reused
     if bad is None or not any(isinstance(c, _COMMITTING) for c in changes):
         return
     dml = any(isinstance(c, ch.WriteData) for c in changes)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.table import TableMetadata
 from icelint.replay.common import quoted
 from icelint.replay.errors import ReplayError

@@ -13,7 +13,7 @@ from itertools import compress
 from operator import attrgetter, itemgetter
 from typing import Callable
 
-from icelint.model.chain import Rope, appended, patch, share
+from icelint.model.storage.chain import Rope, appended, patch, share
 from icelint.model.diff import ROOT  # the schema's own struct, in `changes_at` as in the diff that reads it
 from icelint.model.table import Schema
 from icelint.model.types import (

@@ -9,10 +9,10 @@ from typing import Iterable
 
 from icelint.model.diff import ROOT, SchemaDiff
 from icelint.model.diff import diff as schema_diff
-from icelint.model.chain import Chain
+from icelint.model.storage.chain import Chain
 from icelint.model.table import PartitionSpec, Schema, SortOrder, TableMetadata, index_schema
 from icelint.model.types import V3_ONLY, NestedField, PrimitiveType
-from icelint.model.versions import adopt
+from icelint.model.storage.versions import adopt
 from icelint.replay import partitioning as pt
 from icelint.replay.common import Path
 from icelint.replay.errors import ReplayError

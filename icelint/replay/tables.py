@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.table import UNSORTED, PartitionSpec, Schema, TableMetadata
 from icelint.model.types import ListType, MapType, NestedField, StructType, Type, UntypedType, walk
 from icelint.replay import names as name_index

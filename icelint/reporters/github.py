@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import IO
 
-from icelint.findings import Finding, Severity
+from icelint.values.findings import Finding, Severity
 from icelint.reporters.report import Report
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

@@ -16,7 +16,7 @@ from bisect import bisect_right
 from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
-from icelint.findings import Finding
+from icelint.values.findings import Finding
 from icelint.reporters.report import Report
 
 

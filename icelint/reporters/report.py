@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from icelint.findings import Finding, Severity
-from icelint.source import SourceFile
+from icelint.values.findings import Finding, Severity
+from icelint.values.source import SourceFile
 
 
 @dataclass
@@ -18,12 +18,13 @@ class Report:
     suppressed: list[Finding] = field(default_factory=list)
     rules: tuple = ()
     context_files: int = 0  # files replayed (or skipped, with a state) as history, not reported on
-    docs_url: str | None = None  # the rule-docs URL template (`icelint.docs_url`); None: the default
+    docs_url: str | None = None  # the rule-docs URL template (`icelint.rules.kit.docs_url`); None: the default
     statements_by_file: dict = field(default_factory=dict)  # path → [(line, column, end_line, end_column)] per statement (junit)
-    unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as applicable (icelint.fixing)
+    unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as applicable (icelint.fixes.apply)
     fixed: int | None = None  # fixes --fix applied; None: not a --fix run
     parts: dict = field(default_factory=dict)  # path → text of a part of a file that findings name (a notebook's `nb.ipynb:cell 3`)
     inferred: list = field(default_factory=list)  # what the run inferred from the states (`icelint.plan.state_prefix`)
+    stats_incomplete: bool = False  # some data counts could not be read (unreachable, budget): the run cache does not keep it
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)

@@ -17,7 +17,7 @@ from typing import IO
 from urllib.parse import quote
 
 from icelint.version import __version__
-from icelint.findings import Finding, Severity
+from icelint.values.findings import Finding, Severity
 from icelint.reporters.report import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -46,7 +46,7 @@ def fingerprint(f: Finding) -> str:
 
 
 def _rule(r, docs_url: str | None = None) -> dict:
-    from icelint.docs_url import rule_url
+    from icelint.rules.kit.docs_url import rule_url
 
     doc = r.doc.strip()
     body = doc.split("\n", 1)[1].strip() if "\n" in doc else doc

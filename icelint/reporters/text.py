@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import IO
 
-from icelint.findings import Finding, Severity
+from icelint.values.findings import Finding, Severity
 from icelint.reporters.report import Report
-from icelint.source import LineIndex
+from icelint.values.source import LineIndex
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
 
@@ -103,18 +103,21 @@ def _snippet_plain(f: Finding, index: LineIndex) -> list[str]:
     return lines
 
 
-def _fix_lines(f: Finding, text: str, unsafe: bool) -> list[tuple[str, str]]:
-    """The fix under the help, as (line, style): its label and message, then the lines it changes."""
-    from icelint import fixing
+def _fix_lines(f: Finding, text: str, unsafe: bool, counter) -> list[tuple[str, str]]:
+    """The fix under the help, as (line, style): its label and message, then the lines it changes
+    (`counter`: the report's `fixes.apply.LineCounter`)."""
+    from icelint.fixes import apply as fixing
 
     lines = [(f"  = {fixing.label(f.fix, unsafe)}: {f.fix.message}", "green")]
-    lines += [(f"    {line}", "red" if sign == "-" else "green") for sign, line in fixing.preview(f.fix, text)]
+    lines += [(f"    {line}", "red" if sign == "-" else "green") for sign, line in fixing.preview(f.fix, text, counter)]
     return lines
 
 
 def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool = False, **_: object) -> None:
-    from icelint import color as colors
+    from icelint.cli import color as colors
+    from icelint.fixes.apply import LineCounter
 
+    counter = LineCounter()  # the line of each fix previewed, counted once per text
     indexes = {s.path: LineIndex.shared(s.path, s.text) for s in report.sources}
     indexes.update({path: LineIndex(path, text) for path, text in report.parts.items()})  # a notebook's cells
     use_color = colors.use_color(out) if color is None else color
@@ -138,7 +141,7 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
         if not links:
             emit(head + f.rule + tail, _STYLE[f.severity])
             return
-        from icelint.docs_url import rule_url
+        from icelint.rules.kit.docs_url import rule_url
 
         url = rule_url(f.rule, f.name, report.docs_url)
         if console is None:
@@ -161,7 +164,7 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
                 if f.help:
                     buf.append(f"  = help: {f.help}")
                 if f.fix is not None and f.fix.edits and f.path in indexes:
-                    buf += [line for line, _ in _fix_lines(f, indexes[f.path].text, report.unsafe_fixes)]
+                    buf += [line for line, _ in _fix_lines(f, indexes[f.path].text, report.unsafe_fixes, counter)]
                 buf.append("")
             if len(buf) > 4096:
                 out.write("\n".join(buf) + "\n")
@@ -176,7 +179,7 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
             if f.help:
                 emit(f"  = help: {f.help}", "green")
             if f.fix is not None and f.fix.edits and f.path in indexes:
-                for line, style in _fix_lines(f, indexes[f.path].text, report.unsafe_fixes):
+                for line, style in _fix_lines(f, indexes[f.path].text, report.unsafe_fixes, counter):
                     emit(line, style)
             emit("")
     s = report.summary
@@ -196,7 +199,7 @@ def render(report: Report, out: IO[str], color: bool | None = None, quiet: bool 
     for line in report.inferred:
         emit(f"State: {line}.")
     if any(f.fix is not None for f in report.findings):
-        from icelint import fixing
+        from icelint.fixes import apply as fixing
 
         line = fixing.summary(report.findings, report.unsafe_fixes, report.fixed)
         if line:

@@ -45,7 +45,7 @@ from icelint.rules import (
     unread_sql_argument,
     unused_suppression,
 )
-from icelint.rules._base import Rule
+from icelint.rules.kit.base import Rule
 
 ALL_RULES: tuple[Rule, ...] = tuple(
     m.RULE

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
-from icelint.rules._base import Rule, RuleContext
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit.base import Rule, RuleContext
 
 _WHAT = {
     "current-snapshot-id": "rolls the table to another snapshot (the schema does not follow)",

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint.findings import Finding
+from icelint.values.findings import Finding
 from icelint.rules import case_sensitive_session  # it tracks the session setting, and makes ICE029's findings
-from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
+from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

@@ -36,11 +36,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
-from icelint.fix import Applicability, Edit, Fix
-from icelint.rules import _positions
-from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext, RuleId
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
+from icelint.values.fix import Applicability, Edit, Fix
+from icelint.rules.kit import positions as _positions
+from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext, RuleId
 
 # ICE029, whose findings this rule's tracking of the session setting makes (rules/case_only_twin.py)
 CASE_ONLY_TWIN = RuleId("ICE029", "case-only-twin", Severity.ERROR)
@@ -71,7 +71,7 @@ def _findings(ctx: RuleContext) -> Iterator[Finding]:
                 "columns differing only in case coexist, which breaks readers with default settings",
                 "remove the SET; rename columns with RENAME COLUMN to names that differ by more than case",
             )
-            # the statement's span stops before its `;`: icelint.fixing.adapt takes the `;` and the line too
+            # the statement's span stops before its `;`: icelint.fixes.apply.adapt takes the `;` and the line too
             if relied_on(ctx):  # removing it would make a later statement of this run fail: shown, not applied
                 fix = Fix(
                     Applicability.DISPLAY_ONLY,
@@ -134,7 +134,7 @@ def _renamed_field_help(ctx: RuleContext, column_path, mine: set[int]) -> str | 
     from dataclasses import replace as evolve
 
     from icelint.model import types as it
-    from icelint.rules._help import free_name, path_sql, sql, table_sql, type_sql
+    from icelint.rules.kit.help import free_name, path_sql, sql, table_sql, type_sql
 
     if len(ctx.changes) != 1 or not isinstance(ctx.changes[0], ch.AddColumn):
         return None
@@ -175,29 +175,26 @@ def relied_on(ctx: RuleContext) -> bool:
     the SET: it was rejected (a name in the wrong case, which the default resolution would find), it
     renames a column to a case variant of its name, or it leaves two names differing only in case side
     by side (which the default resolution rejects)."""
-    return _last_relying(ctx.whole_run()) > ctx.step.index
+    result = ctx.whole_run()
+    found = ctx.run.analyses  # found once per run (a scan of every later statement per SET made N of them quadratic)
+    last = found.get("case-sensitive-session")
+    if last is None:
+        last = found["case-sensitive-session"] = _last_relying(result)
+    return last > ctx.step.index
 
 
-_relying: list = [None, -1]  # [the run's outcomes, the step index of the last outcome that `_relies`]
-
-
-def _last_relying(run) -> int:
+def _last_relying(result) -> int:
     """The step index of the run's last statement that `_relies` on case-sensitive resolution (-1:
-    none): found once per run, from the end (a scan of every later statement per SET made N of
-    them quadratic)."""
-    if _relying[0] is not run.outcomes:
-        last = -1
-        for o in reversed(run.outcomes):
-            if o.case_sensitive and _relies(o):
-                last = o.step.index
-                break
-        _relying[:] = [run.outcomes, last]
-    return _relying[1]
+    none), found from the end."""
+    for o in reversed(result.outcomes):
+        if o.case_sensitive and _relies(o):
+            return o.step.index
+    return -1
 
 
 def _relies(o) -> bool:
     """Whether this outcome, resolved case-sensitively, could resolve differently without the setting."""
-    from icelint import changes as ch
+    from icelint.values import changes as ch
     from icelint.model.types import children
 
     if not o.accepted:

@@ -41,11 +41,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
-from icelint.rules._base import Rule, RuleContext
-from icelint.rules._help import ident, path_sql, sql, table_sql, type_sql
-from icelint.target import MEASURED, accepts_column_defaults
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit.base import Rule, RuleContext
+from icelint.rules.kit.help import ident, path_sql, sql, table_sql, type_sql
+from icelint.config.target import MEASURED, accepts_column_defaults
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

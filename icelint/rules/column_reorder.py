@@ -39,12 +39,12 @@ from itertools import compress, count, islice, repeat
 from operator import attrgetter, eq
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
-from icelint.model.chain import same_ends
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
+from icelint.model.storage.chain import same_ends
 from icelint.model.table import Schema
 from icelint.model.types import children
-from icelint.rules._base import Rule, RuleContext
+from icelint.rules.kit.base import Rule, RuleContext
 
 _field_id = attrgetter("id")
 

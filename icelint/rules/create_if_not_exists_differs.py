@@ -39,11 +39,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 from icelint.model.types import is_untyped
-from icelint.findings import Finding, Severity
-from icelint.rules import _fixes
-from icelint.rules._base import Rule, RuleContext
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit.base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -103,7 +103,7 @@ def _partitioning(table: str, c: ch.CreateTable, meta, fold) -> tuple[list[str],
     converts (compared by column, as the session resolves names, and transform; not by order)."""
     from icelint.replay import partitioning as pt
     from icelint.replay.errors import ReplayError
-    from icelint.rules._help import ident, table_sql, transform_sql
+    from icelint.rules.kit.help import ident, table_sql, transform_sql
 
     schema = meta.schema
     try:
@@ -142,8 +142,8 @@ def _spelled(c: ch.CreateTable, dotted: str, fold) -> str:
 
 
 def _help(table: str, c: ch.CreateTable, schema, fold=str.lower, partition_stmts: list[str] | None = None) -> str:
-    from icelint.rules._help import sql
-    from icelint.rules._help_columns import alter_statements
+    from icelint.rules.kit.help import sql
+    from icelint.rules.kit.help_columns import alter_statements
 
     match = "or make the column list match the existing table"
     partition_stmts = partition_stmts or []

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
-from icelint.rules import _fixes, _help_columns
-from icelint.rules._base import Rule, RuleContext
-from icelint.rules._impact import impact
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit import help_columns as _help_columns
+from icelint.rules.kit.base import Rule, RuleContext
+from icelint.rules.kit.impact import impact
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

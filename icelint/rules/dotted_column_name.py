@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
-from icelint.rules._base import Rule, RuleContext
-from icelint.rules import _fixes
-from icelint.rules._help import column_sql, free_name, sql, table_sql
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit.base import Rule, RuleContext
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit.help import column_sql, free_name, sql, table_sql
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

@@ -38,12 +38,13 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
-from icelint.rules import _fixes, _help_columns
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit import help_columns as _help_columns
 from icelint.model.data import describe
-from icelint.rules._base import Rule, RuleContext, has_data
-from icelint.rules._impact import impact, is_empty_column
+from icelint.rules.kit.base import Rule, RuleContext, has_data
+from icelint.rules.kit.impact import impact, is_empty_column
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

@@ -38,12 +38,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
 from icelint.replay import refs
-from icelint.rules._base import Rule, RuleContext, has_data
-from icelint.rules._help_dml import drop_ref_help, placed_ref
-from icelint.rules._impact import impact
+from icelint.rules.kit.base import Rule, RuleContext, has_data
+from icelint.rules.kit.help_dml import drop_ref_help, placed_ref
+from icelint.rules.kit.impact import impact
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

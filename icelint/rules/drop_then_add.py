@@ -64,14 +64,19 @@ from __future__ import annotations
 from itertools import chain
 from typing import Iterator, NamedTuple
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.model.stats import Impact
-from icelint.rules import _fixes, _help_columns, _help_replace, _outcome_index, _positions, _small_schema
-from icelint.rules._base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
-from icelint.rules._help import Proposed
-from icelint.rules._impact import impact, is_empty_column
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit import help_columns as _help_columns
+from icelint.rules.kit import help_replace as _help_replace
+from icelint.rules.kit import outcomes as _outcome_index
+from icelint.rules.kit import positions as _positions
+from icelint.rules.kit import small_schema as _small_schema
+from icelint.rules.kit.base import SCHEMA_CHANGED, FormerField, Rule, RuleContext, has_data
+from icelint.rules.kit.help import Proposed
+from icelint.rules.kit.impact import impact, is_empty_column
 
 DATA, EMPTY, RENAME = "data", "empty", "rename"  # which rule a re-use of a freed name belongs to
 
@@ -90,10 +95,11 @@ class Readd(NamedTuple):
 
 def readds(ctx: RuleContext) -> list[Readd]:
     """Every freed name this step re-uses, classified (computed once per step for the three rules)."""
-    cached = ctx.__dict__.get("_readds")
-    if cached is None:
-        cached = ctx.__dict__["_readds"] = list(_readds(ctx))
-    return cached
+    return ctx.shared("readds", _all_readds)
+
+
+def _all_readds(ctx: RuleContext) -> list[Readd]:
+    return list(_readds(ctx))
 
 
 def _readds(ctx: RuleContext) -> Iterator[Readd]:
@@ -194,7 +200,7 @@ def readd_fix(ctx: RuleContext, r: Readd, help_: Proposed):
         f"Rename `{r.old.path}` aside to {help_.aside} instead of dropping it, so that its values stay readable "
         f"(the column stays: backfill `{'.'.join(r.path)}` from it and drop it in a later migration)"
     )
-    writes = _outcome_index.writes_after(ctx.result, drop.table, drop.step.index)  # not a scan per finding
+    writes = _outcome_index.writes_after(ctx.run, drop.table, drop.step.index)  # not a scan per finding
     if writes:  # rows written after the drop list one value fewer than the table then has
         return _fixes.Fix(_fixes.DISPLAY_ONLY, message + "; statements after the drop that write rows must list it too", fix.edits)
     return _fixes.Fix(fix.applicability, message, fix.edits)

@@ -42,9 +42,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint.findings import Finding, Severity
+from icelint.values.findings import Finding, Severity
 from icelint.model.data import describe
-from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
+from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
 from icelint.rules.drop_then_add import DATA, EMPTY, readd_fix, readd_help, readds, replace_finding, span_for
 
 

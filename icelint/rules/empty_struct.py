@@ -30,11 +30,13 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
 from icelint.model.types import StructType
-from icelint.rules import _fixes, _help_columns, _positions
-from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit import help_columns as _help_columns
+from icelint.rules.kit import positions as _positions
+from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

@@ -46,9 +46,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint.findings import Finding, Severity
-from icelint.rules import _fixes, _help_columns, _help_types, _positions
-from icelint.rules._base import REJECTED, TYPE_RULE, Rule, RuleContext, error_owner
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit import help_columns as _help_columns
+from icelint.rules.kit import help_types as _help_types
+from icelint.rules.kit import positions as _positions
+from icelint.rules.kit.base import REJECTED, TYPE_RULE, Rule, RuleContext, error_owner
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -81,7 +84,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 
 
 def _target_type(ctx: RuleContext) -> str:
-    from icelint import changes as ch
+    from icelint.values import changes as ch
     from icelint.replay import spark_types as sp
 
     for c in ctx.changes:
@@ -92,7 +95,7 @@ def _target_type(ctx: RuleContext) -> str:
 
 
 def _target(ctx: RuleContext):
-    from icelint import changes as ch
+    from icelint.values import changes as ch
 
     return next((c.type for c in ctx.changes if isinstance(c, (ch.UpdateColumnType, ch.HiveChangeColumn))), None)
 

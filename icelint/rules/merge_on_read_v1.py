@@ -36,11 +36,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
 from icelint.readers.conditions import MOR_KEYS
-from icelint.rules._base import Rule, RuleContext
-from icelint.rules._help import sql, table_sql
+from icelint.rules.kit.base import Rule, RuleContext
+from icelint.rules.kit.help import sql, table_sql
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

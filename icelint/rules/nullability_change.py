@@ -39,9 +39,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint.findings import Finding, Severity
-from icelint.rules import _fixes, _help_columns, _positions
-from icelint.rules._base import (
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit import help_columns as _help_columns
+from icelint.rules.kit import positions as _positions
+from icelint.rules.kit.base import (
     NULLABILITY_RULE,
     REJECTED,
     Rule,

@@ -52,10 +52,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding
+from icelint.values import changes as ch
+from icelint.values.findings import Finding
 from icelint.rules import partition_source_change  # the partition rules share one analysis
-from icelint.rules._base import Rule, RuleContext
+from icelint.rules.kit.base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

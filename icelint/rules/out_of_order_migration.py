@@ -40,12 +40,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint.findings import Finding, Severity
-from icelint.rules._base import Rule, RuleContext
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit.base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    """Nothing per statement: `icelint.migration_history.check_plan` looks at the files."""
+    """Nothing per statement: `icelint.engine.history.check_plan` looks at the files."""
     return iter(())
 
 

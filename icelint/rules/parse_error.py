@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
-from icelint.rules._base import Rule, RuleContext
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit.base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

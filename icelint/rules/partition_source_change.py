@@ -70,12 +70,13 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
 from icelint.model.table import TableMetadata
 from icelint.model.types import is_untyped
-from icelint.rules import _help_tables, _positions
-from icelint.rules._base import (
+from icelint.rules.kit import help_tables as _help_tables
+from icelint.rules.kit import positions as _positions
+from icelint.rules.kit.base import (
     PARTITION_CHANGES,
     PARTITION_RULE,
     REJECTED,
@@ -85,8 +86,8 @@ from icelint.rules._base import (
     RuleId,
     error_owner,
 )
-from icelint.target import old_partition_sources_bind
-from icelint.rules._impact import impact
+from icelint.config.target import old_partition_sources_bind
+from icelint.rules.kit.impact import impact
 
 # the family's members, whose findings this analysis makes (each module makes its `Rule` from its id)
 OLD_SOURCE_DROP = RuleId("ICE025", "old-partition-source-drop", Severity.WARNING)
@@ -100,7 +101,7 @@ _SOURCE_CHANGES = (ch.DeleteColumn, ch.ReplaceColumns, ch.UpdateColumnType, ch.H
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     if not ctx.accepted:  # DROP/REPLACE PARTITION FIELD misspelt: the fix names the field exactly
-        from icelint.rules._fix_partition_names import with_fix
+        from icelint.rules.kit.partition_names import with_fix
 
         return (with_fix(ctx, f) for f in findings(ctx) if f.rule == RULE.code)
     found = findings(ctx)
@@ -110,10 +111,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 def findings(ctx: RuleContext) -> list[Finding]:
     """This rule's findings and those of the partition rules split from it (ICE025, ICE026, ICE027),
     worked out once per statement (each of the four rules asks)."""
-    cached = ctx.__dict__.get("_partition_findings")
-    if cached is None:
-        cached = ctx.__dict__["_partition_findings"] = list(_findings(ctx))
-    return cached
+    return ctx.shared("partition_findings", _all_findings)
+
+
+def _all_findings(ctx: RuleContext) -> list[Finding]:
+    return list(_findings(ctx))
 
 
 def _findings(ctx: RuleContext) -> Iterator[Finding]:

@@ -43,12 +43,12 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
-from icelint.findings import Finding, Severity
+from icelint.values.findings import Finding, Severity
 from icelint.readers import ALL
-from icelint.rules._backfill import fills_every_row
-from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
+from icelint.rules.kit.backfill import fills_every_row
+from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
 from icelint.readers.findings import reader_findings
-from icelint.rules._positions import change_span
+from icelint.rules.kit.positions import change_span
 
 
 def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:

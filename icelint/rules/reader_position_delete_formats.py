@@ -49,11 +49,11 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
 from icelint.readers import ALL
 from icelint.readers.conditions import MOR_KEYS, ROW_LEVEL, created_by, default_format, merge_on_read_keys
-from icelint.rules._base import Rule, RuleContext
+from icelint.rules.kit.base import Rule, RuleContext
 from icelint.readers.findings import property_span, reader_findings
 
 

@@ -47,11 +47,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint.findings import Finding, Severity
+from icelint.values.findings import Finding, Severity
 from icelint.model.data import describe
-from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
-from icelint.rules._backfill import carried
-from icelint.rules._help_columns import drop_outcome
+from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
+from icelint.rules.kit.backfill import carried
+from icelint.rules.kit.help_columns import drop_outcome
 from icelint.rules.drop_then_add import RENAME, readd_fix, readd_help, readds, span_for
 
 

@@ -58,8 +58,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint.findings import Finding, Severity
-from icelint.rules._base import SCHEMA_CHANGED, Rule, RuleContext
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
 from icelint.rules.drop_then_add import RENAME, readd_fix, readd_help, readds, span_for
 from icelint.rules.rename_into_dropped_name import was_carried
 

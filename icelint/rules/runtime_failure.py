@@ -60,10 +60,17 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
-from icelint.rules import _fixes, _help, _help_columns, _help_dml, _help_replace, _help_tables, _outcome_index, _positions
-from icelint.rules._base import (
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit import help as _help
+from icelint.rules.kit import help_columns as _help_columns
+from icelint.rules.kit import help_dml as _help_dml
+from icelint.rules.kit import help_replace as _help_replace
+from icelint.rules.kit import help_tables as _help_tables
+from icelint.rules.kit import outcomes as _outcome_index
+from icelint.rules.kit import positions as _positions
+from icelint.rules.kit.base import (
     RuleId,
     REJECTED,
     RUNTIME_RULE,
@@ -149,7 +156,7 @@ def findings(ctx: RuleContext) -> Iterator[Finding]:
         yield _replace_columns_rejected(ctx, e, table)
         return
     who = "Spark rejects this statement" if e.layer == "spark" else "Iceberg rejects this change"
-    if e.runtime is not None:  # a verdict that depends on the Iceberg runtime (icelint.target) says which
+    if e.runtime is not None:  # a verdict that depends on the Iceberg runtime (icelint.config.target) says which
         who = f"on Iceberg {e.runtime}, {who}"
     help_ = _specific_help(e, table, ctx) or _HELP.get(e.kind)
     yield ctx.finding(
@@ -251,7 +258,7 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
     if e.kind == "procedure":
         return f"check the procedure's arguments against the table's snapshots (`SELECT * FROM {_help.table_sql(table)}.snapshots`)"
     if e.kind == "unknown-column" and e.column and ctx.before is not None:
-        hint = _help.did_you_mean_column(ctx.before.schema, e.column)
+        hint = _help.did_you_mean_column(ctx.before.schema, e.column, ctx.run)
         if hint:
             return f"{hint} (`icelint schema` lists the columns; nested fields are addressed as a.b, list elements as a.element, map values as a.value)"
     if e.kind == "duplicate-column" and e.column and e.field_id is not None:
@@ -265,7 +272,7 @@ def _specific_help(e, table: str, ctx: RuleContext) -> str | None:
 def _first_reference(ctx: RuleContext) -> int:
     """The step index of the run's first statement on this table (indexed: a scan per skipped
     statement made N statements on an unknown table quadratic)."""
-    return _outcome_index.first_reference(ctx.result, ctx.outcome.table)
+    return _outcome_index.first_reference(ctx.run, ctx.outcome.table)
 
 
 RULE = Rule(RUNTIME_RULE, "runtime-failure", Severity.ERROR, check, __doc__, triggers=frozenset({REJECTED, SKIPPED, ch.CreateTable}))

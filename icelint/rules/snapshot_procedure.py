@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding, Severity
-from icelint.rules._base import Rule, RuleContext
+from icelint.values import changes as ch
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit.base import Rule, RuleContext
 
 MOVES = {"rollback_to_snapshot", "rollback_to_timestamp", "set_current_snapshot", "cherrypick_snapshot"}
 EXPIRES = {"expire_snapshots", "remove_orphan_files"}

@@ -42,11 +42,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint import changes as ch
-from icelint.findings import Finding
+from icelint.values import changes as ch
+from icelint.values.findings import Finding
 from icelint.model.types import is_untyped
 from icelint.rules import runtime_failure  # one place decides what is rejected and what is unknown
-from icelint.rules._base import SKIPPED, Rule, RuleContext
+from icelint.rules.kit.base import SKIPPED, Rule, RuleContext
 
 UNTYPED_SKIP = "untyped-column:"  # `Outcome.skipped` of a step that reaches into a column of unknown type
 

@@ -39,8 +39,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint.findings import Finding, Severity
-from icelint.rules._base import Rule, RuleContext
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit.base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

@@ -40,12 +40,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint.findings import Finding, Severity
-from icelint.rules._base import Rule, RuleContext
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit.base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    """Nothing per statement: `icelint.placeholders` reports placeholders without a value, from the text."""
+    """Nothing per statement: `icelint.engine.placeholders` reports placeholders without a value, from the text."""
     return iter(())
 
 

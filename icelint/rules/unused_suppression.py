@@ -32,13 +32,13 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from icelint.findings import Finding, Severity
-from icelint.rules._base import Rule, RuleContext
+from icelint.values.findings import Finding, Severity
+from icelint.rules.kit.base import Rule, RuleContext
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    """Nothing per statement: `icelint.suppress` reports unused suppressions once all rules ran
-    (`icelint.suppress.lint` / `lint_text` run both)."""
+    """Nothing per statement: `icelint.engine.suppress` reports unused suppressions once all rules ran
+    (`icelint.engine.suppress.lint` / `lint_text` run both)."""
     return iter(())
 
 

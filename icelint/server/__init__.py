@@ -8,7 +8,7 @@ hover text).
 
 from __future__ import annotations
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 EXTRA_HINT = "`icelint server` needs the lsp extra (pygls, lsprotocol): pip install 'icelint[lsp]'"
 

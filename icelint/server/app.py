@@ -35,7 +35,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from icelint.engine.checkpoint import Checkpoints
+from icelint.run.checkpoint import Checkpoints
 from icelint.version import __version__
 from icelint.server import convert
 from icelint.server.engine import Checked, check_document, fix_all
@@ -136,7 +136,7 @@ def make_server() -> LanguageServer:
 
     def dependents(uri: str, result: Result) -> list[str]:
         """The open files that come after `uri` in its migrations folder (their history includes it)."""
-        from icelint.discovery import sort_key
+        from icelint.plan.discovery import sort_key
 
         folder = result.checked.migrations
         if folder is None:
@@ -301,9 +301,9 @@ def make_server() -> LanguageServer:
 def warm_up() -> None:
     """Import what a check needs (in the worker thread, before the first file is opened)."""
     try:
-        import icelint.check_run
-        import icelint.checker
-        import icelint.pipeline  # noqa: F401
+        import icelint.cli.state_flags
+        import icelint.engine.checker
+        import icelint.engine.pipeline  # noqa: F401
         from icelint.config import load_config
 
         load_config(Path.cwd()).rules()
@@ -315,10 +315,8 @@ def serve() -> int:
     """Run the server on standard input and output until the client says `exit`."""
     import gc
 
-    from icelint import parallel
-
     gc.enable()  # a long-lived process: `cli.entry` turns the collector off for one-shot runs
-    parallel.enabled = False  # no forks from a process with threads (the LSP reader)
+    # no forks from a process with threads (the LSP reader): its requests leave `CheckRequest.parallel` off
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="icelint server: %(levelname)s: %(message)s")
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever prints by mistake must not corrupt the protocol on stdout

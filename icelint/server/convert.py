@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from lsprotocol import types as lsp
 
-from icelint.findings import Finding, Severity
+from icelint.values.findings import Finding, Severity
 
 SOURCE = "icelint"
 REASON = "<reason>"  # what a suppression comment's reason says until the user writes theirs
@@ -67,7 +67,7 @@ def finding_range(f: Finding, lines: Lines) -> lsp.Range:
 
 
 def diagnostic(f: Finding, lines: Lines, docs_url: str | None) -> lsp.Diagnostic:
-    from icelint.docs_url import rule_url
+    from icelint.rules.kit.docs_url import rule_url
 
     message = f.message if not f.help else f"{f.message}\n\n{f.help}"
     return lsp.Diagnostic(
@@ -101,7 +101,7 @@ def at(findings: Iterable[Finding], lines: Lines, where: lsp.Range) -> list[Find
 def code_actions(uri: str, findings: Sequence[Finding], lines: Lines, statements: Sequence, docs_url: str | None) -> list[lsp.CodeAction]:
     """The quick fixes of `findings` (safe ones first and preferred, unsafe ones labelled), then a
     suppression comment for each rule on its statement, then for the whole file."""
-    from icelint.fix import Applicability
+    from icelint.values.fix import Applicability
 
     fixes: list[tuple[int, lsp.CodeAction]] = []
     suppress: list[lsp.CodeAction] = []
@@ -145,7 +145,7 @@ def file_comment(code: str, lines: Lines) -> str:
 def statement_suppression(f: Finding, lines: Lines, statements: Sequence) -> lsp.TextEdit | None:
     """The edit that puts `-- icelint: ignore CODE -- <reason>` before the finding's statement, as
     `icelint check --add-suppressions` writes it; None when the finding belongs to no statement."""
-    from icelint.baseline import edit
+    from icelint.fixes.add_suppressions import edit
 
     body = lines.text[1:] if lines.bom else lines.text
     new, n = edit(body, statements, [f], REASON)

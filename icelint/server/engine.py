@@ -10,7 +10,7 @@ cannot change this file's verdicts (they touch only other tables) are handed to 
 empty texts, so that a keystroke does not re-parse and re-replay the whole folder. The engine
 itself is not changed; `tests/server/test_slices.py` proves that both give the same findings.
 And the engine goes on from the state it reached after the files before this one in an earlier
-check (`engine.checkpoint`, one `Checkpoints` per server; `tests/equivalence/test_checkpoint.py`).
+check (`run.checkpoint`, one `Checkpoints` per server; `tests/equivalence/test_checkpoint.py`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 
 
@@ -46,7 +46,7 @@ def config_for(path: Path):
 def check_document(path: Path, text: str, open_texts: dict[str, str], slicer=None, checkpoints=None) -> Checked:
     """The findings `icelint check --stdin-filename PATH` reports for `text` (the buffer of `path`),
     with `open_texts` (absolute path → unsaved text) standing in for the other files on disk.
-    `checkpoints` (`engine.checkpoint.Checkpoints`, one per server): the check goes on from the
+    `checkpoints` (`run.checkpoint.Checkpoints`, one per server): the check goes on from the
     state an earlier one reached after the same files.
     An input error (a broken configuration, a missing migrations folder) comes back as one line."""
     try:
@@ -71,7 +71,7 @@ def fix_all(path: Path, text: str, open_texts: dict[str, str]) -> str | None:
     """`text` with the fixes `icelint check --fix --stdin-filename PATH` applies (the safe ones, and
     the unsafe ones too when `unsafe-fixes = true` is configured), pass after pass until none
     applies; None when nothing changes, or on an input error."""
-    from icelint import fixing
+    from icelint.fixes import apply as fixing
 
     try:
         cfg = config_for(path)

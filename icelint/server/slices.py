@@ -2,7 +2,7 @@
 
 A keystroke in `V41__add_discount.sql` of a folder of 4,000 statements over ten tables should not
 re-parse and re-replay the nine tables the file never names. The replay of a table reads only that
-table's state (`icelint.parallel` splits runs by table on the same grounds), so the files that touch
+table's state (`icelint.run.parallel` splits runs by table on the same grounds), so the files that touch
 none of the file's tables, nor any table that shares a file with them, are handed to the engine as
 empty texts: they stay in the plan (their names, their order and their deployment boundaries are
 unchanged), but nothing of theirs is parsed or replayed.
@@ -53,9 +53,9 @@ FORBIDS = FileTables(frozenset(), True, True)
 
 def file_tables(path: str, text: str) -> FileTables:
     """Parse and lower one file on its own and read which tables it names."""
-    from icelint import changes as ch
-    from icelint.pipeline import parse_sources
-    from icelint.source import SourceFile
+    from icelint.values import changes as ch
+    from icelint.engine.pipeline import parse_sources
+    from icelint.values.source import SourceFile
 
     if "${" in text:
         return FORBIDS
@@ -119,7 +119,7 @@ class Slicer:
 
     def blank_files(self, path: Path, text: str, cfg, open_texts: dict[str, str]) -> list[Path]:
         """The files of `path`'s migrations folder that can be checked as empty, or [] when no cut is safe."""
-        from icelint.discovery import order_folder
+        from icelint.plan.discovery import order_folder
 
         folder = cfg.migrations
         if folder is None or cfg.state() or not folder.is_dir():
@@ -152,6 +152,6 @@ class Slicer:
     def needs_whole_folder(report) -> bool:
         """Whether a cut run's findings may differ from the whole folder's: a table "not known here"
         is given the names of every table of the run as suggestions."""
-        from icelint.rules._base import RUNTIME_RULE
+        from icelint.rules.kit.base import RUNTIME_RULE
 
         return any(f.rule == RUNTIME_RULE and "not known here" in f.message for f in [*report.findings, *report.suppressed])

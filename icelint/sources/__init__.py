@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from icelint.model.table import TableMetadata
-from icelint.source import InputError, read_bytes
+from icelint.values.source import InputError, read_bytes
 
 _NAMED_FILE = re.compile(r"^(?P<name>[^/\\]+?)(\.gz)?\.metadata\.json(\.gz)?$")
 _NUMBERED = re.compile(r"^v?\d+(-|$)")

@@ -20,7 +20,7 @@ from typing import Any
 
 from icelint.model.metadata import parse_metadata_bytes
 from icelint.model.table import TableMetadata
-from icelint.source import InputError
+from icelint.values.source import InputError
 from icelint.sources.redact import one_line, secrets_of
 
 _AUTH = ("UnauthorizedError", "ForbiddenError", "OAuthError", "AuthorizationExpiredError")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from icelint.model.metadata import parse_metadata_bytes
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 _NAME = re.compile(
     r"^(?:v(?P<hv>\d+)(?:-[^.]+)?|(?P<mv>\d+)-[^.]+)"  # v3, v3-<uuid>, 00003-<uuid>

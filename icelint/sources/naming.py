@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 _UUID_SUFFIX = re.compile(
     r"^(?P<name>.+?)-[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$", re.IGNORECASE

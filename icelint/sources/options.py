@@ -27,7 +27,7 @@ from typing import Any
 
 import click
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 from icelint.sources import StateOptions
 
 STATE_CONFIG_KEYS = ("catalog", "warehouse", "metadata", "table-dirs", "table-uuid")

@@ -14,7 +14,7 @@ import logging
 import warnings
 from collections.abc import Mapping
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 from icelint.sources.redact import one_line
 
 _FSSPEC_IO = "pyiceberg.io.fsspec.FsspecFileIO"

@@ -5,7 +5,7 @@ order, same values), pretty-printed with two-space indentation: the same source 
 `--metadata snapshots/db.events.metadata.json` (or a shell glob over the folder) then names the table
 by itself. `--check` writes nothing and exits 1 when a committed snapshot differs from the source:
 compared as JSON values, so key order and formatting do not count. Files are written as
-icelint.writing writes them: whole or not at all, with a temporary name of this run's own (several
+icelint.util.writing writes them: whole or not at all, with a temporary name of this run's own (several
 runs into one folder do not collide), never left behind by Ctrl-C or a full disk.
 
 Next to each metadata file, `snapshots/db.events.stats.json` (the sidecar, `model/stats.py`) keeps
@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from icelint.model.jsontext import MAX_JSON_DEPTH, decode, deep_enough, dumps
-from icelint.source import InputError
+from icelint.values.source import InputError
 from icelint.sources.redact import scrub  # the password of a URI given on the command line
 from icelint.sources import LoadedState, StateOptions, load_states
-from icelint.writing import write_file  # a unique temporary name per run, removed on any failure
+from icelint.util.writing import write_file  # a unique temporary name per run, removed on any failure
 
 EXIT_OK, EXIT_DIFFERS = 0, 1
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from icelint.model.table import TableMetadata
-from icelint.source import InputError
+from icelint.values.source import InputError
 from icelint.sources import LoadedState, read_metadata_state
 from icelint.sources.redact import one_line
 

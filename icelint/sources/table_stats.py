@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping
 from icelint.model.stats import TableStats, sidecar_path
 
 DEFAULT_BUDGET = 10.0
-incomplete = False  # a read of this process failed or ran out of budget: its report is not cached (icelint.cache)
 
 
 class StatsProvider:
@@ -32,6 +31,7 @@ class StatsProvider:
         self._spent = 0.0
         self._cache: dict[str, TableStats | str] = {}
         self.reads = 0  # manifest lists read (the tests count them)
+        self.incomplete = False  # a read failed or ran out of budget: the run's report is not cached (icelint.run.cache)
 
     def stats(self, key: str) -> TableStats | str:
         """The counts of `key`'s state, or the reason they are unknown."""
@@ -39,8 +39,7 @@ class StatsProvider:
         if got is None:
             got = self._cache[key] = self._load(key)
             if isinstance(got, str):
-                global incomplete
-                incomplete = True
+                self.incomplete = True
                 if self._log:
                     self._log(f"{key}: data counts unknown: {got}")
         return got

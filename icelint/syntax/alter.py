@@ -3,7 +3,7 @@ branch actions, and the Hive partition commands Spark refuses on an Iceberg tabl
 
 from __future__ import annotations
 
-from icelint.source import Span
+from icelint.values.source import Span
 from icelint.syntax.ast import (
     AddColumns,
     AddPartitionField,

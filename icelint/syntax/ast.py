@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from sys import intern
 from typing import NamedTuple
 
-from icelint.source import Span
+from icelint.values.source import Span
 
 # ---------------------------------------------------------------------------- pieces
 
@@ -354,7 +354,7 @@ class Comment(NamedTuple):
 
 class Placed(NamedTuple):
     """A statement once lowered: its span, all that suppressions, placeholders and reports ask of it
-    (`lower.py` is the only reader of the trees). `icelint check` keeps these instead of the trees:
+    (`engine/lower.py` is the only reader of the trees). `icelint check` keeps these instead of the trees:
     a run of a million statements would otherwise hold every node until it ends."""
 
     span: Span

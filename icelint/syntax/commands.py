@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from icelint.source import Span
+from icelint.values.source import Span
 from icelint.syntax.ast import (
     AlterTable,
     Call,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from icelint.source import Span
+from icelint.values.source import Span
 from icelint.syntax.ast import AlterTable, ColumnDef, CreateTable, HiveCommand, Name, Other, Statement, Transform
 from icelint.syntax.cursor import ParseError, backticked
 from icelint.syntax.elements import TYPE_NAMES, Elements

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from sys import intern
 
-from icelint.source import LineIndex, Span
+from icelint.values.source import LineIndex, Span
 from icelint.syntax.ast import Name
 from icelint.syntax.tokens import NUMBER, QIDENT, STRING, WORD, Tok, join_tokens
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sys import intern
 
 from icelint.model.types import MAX_TYPE_DEPTH
-from icelint.source import Span
+from icelint.values.source import Span
 from icelint.syntax.ast import ColumnDef, Name, Position, SortTerm, SqlField, SqlType, Transform
 from icelint.syntax.cursor import Cursor, ParseError
 from icelint.syntax.tokens import NUMBER, QIDENT, STRING, WORD

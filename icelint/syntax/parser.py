@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gc
 
-from icelint.source import LineIndex, SourceFile, Span
+from icelint.values.source import LineIndex, SourceFile, Span
 from icelint.syntax.alter import AlterTableParser
 from icelint.syntax.ast import Comment, ParsedFile, Statement, Unparsed
 from icelint.syntax.commands import CommandParser

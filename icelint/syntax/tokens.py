@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from icelint.source import LineIndex
+from icelint.values.source import LineIndex
 from icelint.syntax import tokenizer as _tokenizer
 from icelint.syntax.ast import Comment
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from icelint.rules._help import proposals
+from icelint.rules.kit.help import proposals
 from tests.rules.test_help_replay import Input, lint
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from icelint.rules._help import proposals
+from icelint.rules.kit.help import proposals
 from tests.advice.test_recipes import _findings
 from tests.test_cli import run
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from icelint.findings import Finding, Severity
+from icelint.values.findings import Finding, Severity
 from icelint.reporters.github import annotation, escape_data, escape_property
 
 from .conftest import CREATE, DROP, NARROW, READD, SARIF_SCHEMA, clean_env, icelint, write

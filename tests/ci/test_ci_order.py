@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from icelint.discovery import discover, duplicate_versions
+from icelint.plan.discovery import discover, duplicate_versions
 
 from .conftest import CLEAN, CREATE, icelint, write
 

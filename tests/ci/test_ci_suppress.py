@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from icelint.suppress import parse_directive
+from icelint.engine.suppress import parse_directive
 
 from .conftest import CREATE, DROP, NARROW, READD, codes, icelint, write
 

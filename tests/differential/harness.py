@@ -677,11 +677,11 @@ class IcelintRun:
 
 
 def run_in_icelint(case: Case, setup_metadata: dict[str, Path], iceberg_version: str = "1.10") -> IcelintRun:
-    from icelint.checker import lint_run
+    from icelint.engine.checker import lint_run
     from icelint.model.metadata import parse_metadata_bytes
-    from icelint.pipeline import parse_sources, replay
+    from icelint.engine.pipeline import parse_sources, replay
     from icelint.rules import ALL_RULES
-    from icelint.source import SourceFile
+    from icelint.values.source import SourceFile
 
     sources = [SourceFile(str(p), p.read_text()) for p in case.migration_files]
     initial = {t: parse_metadata_bytes(p.read_bytes(), str(p)) for t, p in setup_metadata.items()}

@@ -2,7 +2,7 @@
 
 For a differential case (``cases/<name>/``: ``setup.sql`` writes rows with a non-null value in every
 column), every *recipe* icelint offers on the case's migration is collected: each SQL a finding's
-``help`` proposes (``icelint.rules._help.proposals``: the statement it replaces, or the earlier one it
+``help`` proposes (``icelint.rules.kit.help.proposals``: the statement it replaces, or the earlier one it
 names) and each fix's edit, whatever its applicability (display-only ones too). Each recipe then runs
 in Spark on its own:
 
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from icelint.rules._help import proposals
+from icelint.rules.kit.help import proposals
 from tests.differential.harness import NAMESPACE, Case, SetupError, current_schema, quote, spark_error
 from tests.oracle.spark import split_statements
 

@@ -110,8 +110,8 @@ def icelint_check(args: list[str], config: Path) -> list[Any]:
     """`icelint check ARGS --config CONFIG --format json`, in this process; the reported findings."""
     from click.testing import CliRunner
 
-    from icelint.cli import main
-    from icelint.findings import Severity
+    from icelint.cli.main import main
+    from icelint.values.findings import Severity
 
     result = CliRunner().invoke(main, ["check", *args, "--config", str(config), "--format", "json"])
     if result.exit_code not in (0, 1):

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from icelint.pipeline import replay_text
-from icelint import suppress
+from icelint.engine.pipeline import replay_text
+from icelint.engine import suppress
 from icelint.rules import ALL_RULES
 
 pytestmark = pytest.mark.spark

@@ -29,7 +29,7 @@ def _git(root: Path, *args: str) -> None:
 
 
 def _check(cwd: Path, monkeypatch, *args: str, stdin: str | None = None):
-    from icelint.cli import main
+    from icelint.cli.main import main
 
     monkeypatch.chdir(cwd)
     r = CliRunner().invoke(main, ["check", *args, "--format", "json"], input=stdin)
@@ -39,7 +39,7 @@ def _check(cwd: Path, monkeypatch, *args: str, stdin: str | None = None):
 
 def _state(sql: str, out: Path, table: str = "db.events", rows: int = 3) -> Path:
     """The metadata.json of `table` after `sql`, holding `rows` rows."""
-    from icelint.pipeline import replay_text
+    from icelint.engine.pipeline import replay_text
 
     meta = replay_text(sql).result.tables[table]
     doc = meta.to_json()
@@ -90,7 +90,7 @@ def test_a_configured_state_holds_the_applied_files(tmp_path, monkeypatch):
     r, found, _ = _check(data, monkeypatch, "migrations")
     assert not [f for f in found if f[0] == "V1__create.sql"], found  # no "already exists"
     assert ("V2__readd.sql", 2, "ICE001", "error") in found
-    from icelint.cli import main
+    from icelint.cli.main import main
 
     text = CliRunner().invoke(main, ["check", "migrations", "--format", "text", "--color", "never"]).stdout
     assert "State: V1__create.sql already in the state of db.events" in text
@@ -163,7 +163,7 @@ def test_metadata_flags_add_to_the_configured_states_and_schema_uses_the_plan(tm
     r, found, _ = _check(data, monkeypatch, "migrations", "--metadata", f"db.users={users}")
     assert not [f for f in found if f[2] == "ICE005"], found  # both states used
     assert {f[2] for f in found} >= {"ICE011"}
-    from icelint.cli import main
+    from icelint.cli.main import main
 
     monkeypatch.chdir(data)
     _project(tmp_path / "h", {"V1__create.sql": CREATE, "V2__add.sql": "ALTER TABLE db.events ADD COLUMN c int;\n"})
@@ -201,7 +201,7 @@ def test_a_buffer_stands_in_for_its_file_however_its_path_is_spelt(tmp_path, mon
 
 
 def test_what_a_state_holds_is_said_and_a_state_no_prefix_matches_is_named(tmp_path, monkeypatch):
-    from icelint.cli import main
+    from icelint.cli.main import main
 
     state = _state(CREATE, tmp_path / "state" / "db.events.metadata.json")
     data = _project(tmp_path, {"V1__create.sql": CREATE, "V2__readd.sql": READD})

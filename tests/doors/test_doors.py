@@ -80,7 +80,7 @@ def _setup_ddl(case: Path) -> str:
 def _migration_files(case: Path) -> list[Path]:
     if (case / "migration.sql").is_file():
         return [case / "migration.sql"]
-    from icelint.discovery import discover
+    from icelint.plan.discovery import discover
 
     return [Path(p) for p in discover([str(case / "migrations")])]
 
@@ -115,7 +115,7 @@ def _key(f: dict) -> tuple:
 
 
 def _cli(args: list[str], cwd: Path, monkeypatch, stdin: str | None = None, env: dict | None = None) -> set[tuple]:
-    from icelint.cli import main
+    from icelint.cli.main import main
 
     monkeypatch.chdir(cwd)
     for k, v in (env or {}).items():
@@ -127,7 +127,7 @@ def _cli(args: list[str], cwd: Path, monkeypatch, stdin: str | None = None, env:
 
 def _states(data: Path, out: Path) -> dict[str, Path]:
     """The state of every table after V0 (a replayed metadata.json, with a snapshot of rows)."""
-    from icelint.pipeline import replay_paths
+    from icelint.engine.pipeline import replay_paths
 
     run = replay_paths([data / "migrations" / "V0__setup.sql"])
     states = {}

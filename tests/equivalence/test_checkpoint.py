@@ -1,4 +1,4 @@
-"""A check that goes on from a checkpoint (`icelint.engine.checkpoint`, the language server's speed)
+"""A check that goes on from a checkpoint (`icelint.run.checkpoint`, the language server's speed)
 reports exactly what a check from nothing reports: the same findings (rule, message, help, positions,
 fixes, severity), the same suppressed findings and statement positions.
 
@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from icelint.config import load_config
-from icelint.discovery import order_folder
+from icelint.plan.discovery import order_folder
 from icelint.engine import CheckRequest, run
-from icelint.engine.checkpoint import Checkpoints
+from icelint.run.checkpoint import Checkpoints
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_FILES = sorted(p for p in (ROOT / "fixtures" / "rules").rglob("*.sql"))
@@ -307,7 +307,7 @@ def test_configuration_changes(project) -> None:
 
 
 def test_states_given_and_taken_away(project) -> None:
-    from icelint.pipeline import replay_text
+    from icelint.engine.pipeline import replay_text
 
     p = project(generated(5, files=5, tables=2))
     last = p.names()[-1]
@@ -409,9 +409,9 @@ def _edit_corpus_folder(p: Project) -> None:
 def _names_refs(p: Project) -> bool:
     """Whether a statement of the folder names a table by a name that may be a branch's or a tag's
     (no checkpoint then: the whole run's names decide)."""
-    from icelint.engine.checkpoint import _ref_like
-    from icelint.pipeline import parse_sources
-    from icelint.source import SourceFile
+    from icelint.run.checkpoint import _ref_like
+    from icelint.engine.pipeline import parse_sources
+    from icelint.values.source import SourceFile
 
     steps = parse_sources([SourceFile(f"migrations/{n}", p.text(n)) for n in p.names()]).steps
     return any(map(_ref_like, steps))
@@ -438,7 +438,7 @@ def test_checkpoints_cost_nothing_unused(tmp_path, monkeypatch) -> None:
 
     (tmp_path / "V1__a.sql").write_text("CREATE TABLE db.t (id bigint) USING iceberg;\n", encoding="utf-8")
     code = ("import sys; from icelint.engine import CheckRequest, run; run(CheckRequest(paths=(sys.argv[1],))); "
-            "print('icelint.engine.checkpoint' in sys.modules)")
+            "print('icelint.run.checkpoint' in sys.modules)")
     out = sp.run([sys.executable, "-c", code, str(tmp_path / "V1__a.sql")], capture_output=True, text=True, cwd=tmp_path, check=False,
                  env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr

@@ -1,4 +1,4 @@
-"""The run cache (icelint.cache) under faults: it deletes only what it wrote, writes its `.gitignore`
+"""The run cache (icelint.run.cache) under faults: it deletes only what it wrote, writes its `.gitignore`
 only into a folder it created, and a planted or corrupt entry is a miss (the uncached output), never
 a failure or a hang; an unreadable state file is the same clean error with the cache on as off."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from icelint import cache
+from icelint.run import cache
 from tests.test_cli_cache import SNAPSHOT, icelint, project
 
 

@@ -21,7 +21,7 @@ SOURCE = ROOT / "examples" / "snapshots" / "db.events.metadata.json"
 _RACER = """import os, sys, time
 from icelint.sources import StateOptions, load_states
 from icelint.sources.snapshot import run_snapshot
-from icelint import cli
+from icelint.cli import main as cli
 open(sys.argv[1] + ".ready." + str(os.getpid()), "w").close()
 while not os.path.exists(sys.argv[1] + ".go"):
     time.sleep(0.002)
@@ -65,7 +65,7 @@ def test_twenty_concurrent_snapshots_into_one_folder(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("fault", [OSError(errno.ENOSPC, "No space left on device"), KeyboardInterrupt()])
 def test_a_failed_snapshot_write_leaves_no_temporary(tmp_path: Path, monkeypatch, fault: BaseException) -> None:
-    from icelint.source import InputError
+    from icelint.values.source import InputError
     from icelint.sources import StateOptions
     from icelint.sources.snapshot import run_snapshot
 

@@ -68,7 +68,7 @@ def test_the_provider_gives_up_at_the_budget(tmp_path: Path, hanging: _Hanging) 
 def test_check_with_a_budget_of_a_tenth_of_a_second(tmp_path: Path, hanging: _Hanging) -> None:
     from click.testing import CliRunner
 
-    from icelint.cli import main
+    from icelint.cli.main import main
 
     meta = _remote_metadata(tmp_path)
     sql = tmp_path / "V2__drop.sql"

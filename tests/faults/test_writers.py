@@ -1,4 +1,4 @@
-"""The writers (`--fix`, `--add-suppressions`; icelint.writing) change the file's text and nothing else:
+"""The writers (`--fix`, `--add-suppressions`; icelint.util.writing) change the file's text and nothing else:
 through a symbolic link the target is written, hard links stay one file, owner and mode are kept,
 and an interrupted or failing write leaves the file as it was and no temporary file behind."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from icelint import writing
+from icelint.util import writing
 from tests.test_cli import run
 
 CREATE = "CREATE TABLE db.logs (id bigint, logged_at timestamp) USING iceberg PARTITIONED BY (days(logged_at));\n"

@@ -109,7 +109,7 @@ def runtime_jar(name: str = DEFAULT) -> Path:
 
 def session_jars(name: str = DEFAULT) -> list[Path]:
     """Every jar a session on runtime `name` needs in `spark.jars`."""
-    from icelint.spark_setup import bundles_relocated_jackson
+    from icelint.spark.runtime_jar import bundles_relocated_jackson
 
     jars = [runtime_jar(name)]
     if not bundles_relocated_jackson(jars[0]):  # 1.0.3's 1.10.2 jar lacks them; 1.0.2's and 1.0.1's bundle them

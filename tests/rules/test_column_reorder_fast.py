@@ -10,11 +10,11 @@ from itertools import chain
 import pytest
 
 from icelint.model import types as it
-from icelint.model.chain import share
+from icelint.model.storage.chain import share
 from icelint.model.table import Schema
-from icelint.pipeline import replay_sources
+from icelint.engine.pipeline import replay_sources
 from icelint.rules import column_reorder as cr
-from icelint.source import SourceFile
+from icelint.values.source import SourceFile
 from tests.corpus import corpus_runs, run_id
 
 RUNS = corpus_runs()

@@ -10,10 +10,10 @@ import re
 from pathlib import Path
 
 
-from icelint.findings import Finding
-from icelint.checker import lint_run
+from icelint.values.findings import Finding
+from icelint.engine.checker import lint_run
 from icelint.model.metadata import parse_metadata_bytes
-from icelint.pipeline import replay_text
+from icelint.engine.pipeline import replay_text
 from icelint.rules import ALL_RULES, get
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,9 +11,10 @@ import random
 
 import pytest
 
-from icelint.checker import lint_run
-from icelint.pipeline import replay_text
-from icelint.rules import ALL_RULES, _fixes
+from icelint.engine.checker import lint_run
+from icelint.engine.pipeline import replay_text
+from icelint.rules import ALL_RULES
+from icelint.rules.kit import fixes as _fixes
 from tests.rules.test_fix_replay import lint_run as lint_input
 from tests.rules.test_help_replay import INPUTS
 

@@ -3,7 +3,7 @@
 Over every input of `tests/rules/test_help_replay.py` (the rule cases, the replay fixtures, the story
 and the differential cases, their `setup.sql` replayed before the migration), the fixes that `--fix
 --unsafe-fixes` applies (`Fix.applies(unsafe=True)`: safe and unsafe, never display-only) are applied
-with `icelint.fix.apply_fixes`, the files are replayed and linted again, and:
+with `icelint.values.fix.apply_fixes`, the files are replayed and linted again, and:
 
 - the finding is gone: fewer findings of the same rule on the same table and column (lines move:
   a fix may write several statements where there was one);
@@ -30,13 +30,13 @@ from collections import Counter
 
 import pytest
 
-from icelint import suppress
-from icelint.findings import Finding, Severity
-from icelint.fix import Applicability, Fix, apply_fixes
-from icelint.pipeline import parse_sources, replay
+from icelint.engine import suppress
+from icelint.values.findings import Finding, Severity
+from icelint.values.fix import Applicability, Fix, apply_fixes
+from icelint.engine.pipeline import parse_sources, replay
 from icelint.replay.engine import table_key
 from icelint.rules import ALL_RULES
-from icelint.source import SourceFile
+from icelint.values.source import SourceFile
 from icelint.sources import StateOptions, load_states
 from tests.rules.test_help_replay import INPUTS, Input
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from icelint.checker import lint_run
-from icelint.fix import Applicability, apply_fixes
-from icelint.pipeline import replay_sources, replay_text
+from icelint.engine.checker import lint_run
+from icelint.values.fix import Applicability, apply_fixes
+from icelint.engine.pipeline import replay_sources, replay_text
 from icelint.rules import ALL_RULES
-from icelint.source import SourceFile
+from icelint.values.source import SourceFile
 
 TABLE = "CREATE TABLE db.t (id bigint, note string, s struct<a: int>) USING iceberg;\nINSERT INTO db.t VALUES (1, 'a', named_struct('a', 1));\n"
 

@@ -12,7 +12,7 @@ place of the statement it is meant for, the input is replayed and linted again, 
   the table without the help's change and are the user's to adapt; data damage (ICE001, ICE003, ...)
   anywhere still fails the test.
 
-What counts as proposed SQL is defined by `icelint.rules._help` (its docstring): every backticked
+What counts as proposed SQL is defined by `icelint.rules.kit.help` (its docstring): every backticked
 text that parses as statements and does something (not `SELECT` or `CALL`). It replaces the flagged
 statement, or the statement named right before it as "replace the statement at FILE:LINE with".
 
@@ -27,12 +27,12 @@ from pathlib import Path
 
 import pytest
 
-from icelint import suppress
-from icelint.findings import Finding, Severity
-from icelint.pipeline import parse_sources, replay
+from icelint.engine import suppress
+from icelint.values.findings import Finding, Severity
+from icelint.engine.pipeline import parse_sources, replay
 from icelint.rules import ALL_RULES
-from icelint.rules._help import proposals
-from icelint.source import SourceFile
+from icelint.rules.kit.help import proposals
+from icelint.values.source import SourceFile
 from icelint.sources import StateOptions, load_states
 from icelint.syntax.parser import parse_file
 from tests.rules.test_rule_cases import CASES
@@ -72,7 +72,7 @@ def _inputs() -> list[Input]:
     for d in sorted((ROOT / "tests" / "differential" / "cases").iterdir()):
         if not (d / "setup.sql").is_file():
             continue
-        from icelint.discovery import discover
+        from icelint.plan.discovery import discover
 
         mig = [Path(p) for p in discover([str(d / "migrations")])] if (d / "migrations").is_dir() else [d / "migration.sql"]
         files = ((str(d / "setup.sql"), (d / "setup.sql").read_text()),) + tuple((str(p), p.read_text()) for p in mig)

@@ -10,10 +10,12 @@ import re
 
 import pytest
 
-from icelint.checker import lint_run
-from icelint.pipeline import replay_sources
-from icelint.rules import ALL_RULES, _fixes, _help
-from icelint.source import SourceFile
+from icelint.engine.checker import lint_run
+from icelint.engine.pipeline import replay_sources
+from icelint.rules import ALL_RULES
+from icelint.rules.kit import fixes as _fixes
+from icelint.rules.kit import help as _help
+from icelint.values.source import SourceFile
 from icelint.syntax import ast
 from icelint.syntax.tokenizer import KEYWORDS
 from tests.corpus import corpus_runs

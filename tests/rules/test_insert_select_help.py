@@ -6,7 +6,7 @@ which value goes where when they are not."""
 
 from __future__ import annotations
 
-from icelint.rules._help import proposals
+from icelint.rules.kit.help import proposals
 from tests.rules.test_findings_detail import lint
 
 TABLES = """CREATE TABLE db.events (id bigint, ts timestamp, kind string, payload binary) USING iceberg PARTITIONED BY (kind);

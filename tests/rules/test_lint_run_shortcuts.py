@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from icelint import changes as ch
+from icelint.values import changes as ch
 
 
 def test_write_data_has_no_subclass() -> None:

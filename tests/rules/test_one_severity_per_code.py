@@ -3,7 +3,7 @@ reported at its rule's default severity (the registry's), so that `icelint rules
 `[tool.icelint.severity]` and `--select` say what a code means.
 
 Every rule is run on every input (not only the folder's rule), without any configuration; the file
-level findings (`icelint.migration_history`) are included for folder cases. Nothing is excluded.
+level findings (`icelint.engine.history`) are included for folder cases. Nothing is excluded.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from icelint import suppress
-from icelint.findings import Severity
-from icelint.migration_history import check_plan
+from icelint.engine import suppress
+from icelint.values.findings import Severity
+from icelint.engine.history import check_plan
 from icelint.model.metadata import parse_metadata_bytes
-from icelint.pending import Plan
-from icelint.pipeline import parse_sources, replay
+from icelint.plan.pending import Plan
+from icelint.engine.pipeline import parse_sources, replay
 from icelint.rules import ALL_RULES, BY_CODE
-from icelint.source import SourceFile
+from icelint.values.source import SourceFile
 from icelint.sources import StateOptions, load_states
 from tests.rules.test_rule_cases import CASES
 
@@ -97,7 +97,7 @@ def test_a_finding_off_its_default_severity_is_caught() -> None:
 
     sql = "CREATE TABLE db.s (id bigint, region string) USING iceberg PARTITIONED BY (region);\n"
     sql += "ALTER TABLE db.s RENAME COLUMN region TO area;\n"
-    from icelint.pipeline import replay_text
+    from icelint.engine.pipeline import replay_text
 
     found = suppress.lint(replay_text(sql, path="x.sql"), list(ALL_RULES)).findings
     assert found and not off_default([("x", found)])

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from icelint import suppress
-from icelint.pipeline import parse_sources, replay
+from icelint.engine import suppress
+from icelint.engine.pipeline import parse_sources, replay
 from icelint.rules import ALL_RULES
-from icelint.source import LineIndex, SourceFile
+from icelint.values.source import LineIndex, SourceFile
 from icelint.syntax.parser import parse_file
 from tests.rules.test_help_replay import INPUTS, lint
 

@@ -11,9 +11,9 @@ import sys
 import pytest
 
 import icelint.rules as rules_pkg
-from icelint.findings import Severity
+from icelint.values.findings import Severity
 from icelint.rules import ALL_RULES, BY_CODE, BY_NAME, get
-from icelint.rules._base import Rule
+from icelint.rules.kit.base import Rule
 
 CODE = re.compile(r"^ICE\d{3}$")
 KEBAB = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -37,7 +37,7 @@ def test_severities_are_valid() -> None:
     assert all(isinstance(r.severity, Severity) for r in ALL_RULES)
 
 
-RULE_MODULES = sorted(m.name for m in pkgutil.iter_modules(rules_pkg.__path__) if not m.name.startswith("_"))  # _base, _help: shared helpers
+RULE_MODULES = sorted(m.name for m in pkgutil.iter_modules(rules_pkg.__path__) if not m.ispkg)  # kit/: the helpers rules share
 KNOWN_UNREGISTERED: dict[str, str] = {}
 
 

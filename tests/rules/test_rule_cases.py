@@ -20,10 +20,10 @@ Markers, in SQL comments:
   `migrations` folder that `icelint check` was not asked about (its findings are not compared).
 - `-- base: V1__create.base`: git history for `--since`: the file had that file's content (marker lines included) at the
   merge-base (a tag `base` of a throw-away repository); files without it and not `-- context` are new.
-  The plan's file-level findings (`icelint.migration_history`) are compared like the others.
+  The plan's file-level findings (`icelint.engine.history`) are compared like the others.
 
 Findings are what `icelint check` reports (`icelint.engine.run`, the entry every door calls): rules,
-then inline suppressions (`icelint.suppress`), then the files' own history (`icelint.migration_history`).
+then inline suppressions (`icelint.engine.suppress`), then the files' own history (`icelint.engine.history`).
 
 A marker with no finding and a finding with no marker both fail, with the difference listed.
 """
@@ -36,7 +36,7 @@ from pathlib import Path
 
 import pytest
 
-from icelint.discovery import discover
+from icelint.plan.discovery import discover
 from icelint.rules import ALL_RULES, get
 from icelint.sources import StateOptions
 

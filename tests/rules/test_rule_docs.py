@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from icelint.findings import Severity
-from icelint import suppress
-from icelint.pipeline import replay_text
+from icelint.values.findings import Severity
+from icelint.engine import suppress
+from icelint.engine.pipeline import replay_text
 from icelint.rules import ALL_RULES
-from icelint.rules._base import Rule
-from icelint.source import SourceFile
+from icelint.rules.kit.base import Rule
+from icelint.values.source import SourceFile
 
 HEADINGS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead")
 IDS = [r.code for r in ALL_RULES]
@@ -41,11 +41,11 @@ def sql_blocks(text: str) -> list[str]:
 def findings(sql: str, rules) -> list:
     """What `icelint check` reports for the SQL (rules, then inline suppressions and ICE100); a
     `-- iceberg-version: 1.9` line sets the target runtime, as `--iceberg-version 1.9` does."""
-    from icelint import placeholders  # `${name}` without a value is ICE060, as in `icelint check`
+    from icelint.engine import placeholders  # `${name}` without a value is ICE060, as in `icelint check`
 
     if isinstance(sql, PythonBlock):
         from icelint import embedded
-        from icelint.pipeline import replay_sources
+        from icelint.engine.pipeline import replay_sources
 
         m = embedded.read(SourceFile("example.py", str(sql)), {})
         codes = [r.code for r in rules]
@@ -58,7 +58,7 @@ FILE_HEADER = re.compile(r"^-- file: (?P<name>\S+)(?: \((?P<notes>[^)]*)\))?$", 
 
 
 def plan_findings(sql: str, rules) -> list:
-    """The file-level findings (`icelint.migration_history`) of an example written as several files.
+    """The file-level findings (`icelint.engine.history`) of an example written as several files.
 
     Each `-- file: V2__x.sql (notes)` comment starts a file; `applied` in the notes makes it history
     (a file of the migrations folder not under review), `changed since main` also puts an older
@@ -68,8 +68,8 @@ def plan_findings(sql: str, rules) -> list:
     import tempfile
     from pathlib import Path
 
-    from icelint.migration_history import check_plan
-    from icelint.pending import Plan
+    from icelint.engine.history import check_plan
+    from icelint.plan.pending import Plan
 
     heads = list(FILE_HEADER.finditer(sql))
     if not heads:

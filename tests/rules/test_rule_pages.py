@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from icelint.selection import registry
+from icelint.config.selection import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "gen_rule_docs.py"

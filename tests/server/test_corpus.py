@@ -15,7 +15,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from icelint.cli import main
+from icelint.cli.main import main
 from tests.rules.test_rule_cases import CASES
 from tests.server.editor import Editor, run
 

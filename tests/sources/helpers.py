@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from click.testing import CliRunner
 
-from icelint.cli import main
+from icelint.cli.main import main
 
 
 @dataclass

@@ -9,7 +9,7 @@ import pytest
 
 import icelint
 from icelint.model.metadata import parse_metadata_bytes
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 from .conftest import FIX
 
@@ -78,9 +78,9 @@ def test_lint_attribute_is_both_the_api_and_the_engine_module():
     code = (
         "import sys, icelint\n"
         "assert 'sqlglot' not in sys.modules and 'pyiceberg' not in sys.modules\n"
-        "from icelint.checker import lint_run\n"  # the engine module imported first
-        "import icelint.checker as engine\n"
-        "assert engine.lint_run is lint_run and icelint.checker.lint_run is lint_run\n"
+        "from icelint.engine.checker import lint_run\n"  # the engine module imported first
+        "import icelint.engine.checker as engine\n"
+        "assert engine.lint_run is lint_run and icelint.engine.checker.lint_run is lint_run\n"
         "f = icelint.lint('ALTER TABLE db.t ADD COLUMN c int')\n"
         "assert [x.rule for x in f] == ['ICE005'], f\n"
         "assert 'pyiceberg' not in sys.modules\n"

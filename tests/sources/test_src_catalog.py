@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 
 from .conftest import FIX, SPARK_WRITTEN
 from .helpers import columns, icelint, one_error_line

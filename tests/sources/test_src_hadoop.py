@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 from icelint.sources.hadoop import (
     find_current,
     load_table_dir,

@@ -344,7 +344,7 @@ def test_run_cache_knows_the_sidecar_and_skips_incomplete_counts(tmp_path, sql):
 
 
 def test_forked_run_with_unknown_counts_is_not_cached(tmp_path):
-    """Runs of 400 statements or more on two tables or more are linted in forked workers (icelint/parallel.py):
+    """Runs of 400 statements or more on two tables or more are linted in forked workers (icelint/run/parallel.py):
     a worker's unknown counts keep the parent's report out of the cache too."""
     t = _write_table(tmp_path / "own")
     meta = tmp_path / "copied.metadata.json"  # a copied metadata file: its manifest list is not there

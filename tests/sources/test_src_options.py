@@ -9,7 +9,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from icelint.source import InputError
+from icelint.values.source import InputError
 from icelint.sources import StateOptions
 from icelint.sources.options import (
     merge_state_options,

@@ -9,7 +9,7 @@ import pytest
 
 import icelint
 from icelint.model.metadata import parse_metadata_bytes
-from icelint.source import InputError
+from icelint.values.source import InputError
 from tests.oracle.spark import namespace_session
 
 NS = "icelint_src"

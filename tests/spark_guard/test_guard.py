@@ -1,4 +1,4 @@
-"""`icelint.spark_guard` without Spark: what the `spark.sql` stand-in checks, records and lets through,
+"""`icelint.spark.guarding` without Spark: what the `spark.sql` stand-in checks, records and lets through,
 how it is put back, the configuration, `fail_on` and the logger. The table state is the one real
 Spark left in fixtures/replay/36_realistic_events_repartition (db.events, `payload` field id 5, rows)."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import icelint
-from icelint.source import InputError
+from icelint.values.source import InputError
 from icelint.sources import read_metadata_state
-from icelint.spark_guard import Guard, _Dispatch, first_keyword
+from icelint.spark.guarding import Guard, _Dispatch, first_keyword
 
 META = Path(__file__).parents[2] / "fixtures/replay/36_realistic_events_repartition/expected/db.events.metadata.json"
 DROP = "ALTER TABLE db.events DROP COLUMN payload"

@@ -10,7 +10,7 @@ import time
 import pytest
 
 import icelint
-from icelint.spark_guard import Guard, _Dispatch
+from icelint.spark.guarding import Guard, _Dispatch
 from tests.oracle.spark import load_metadata, metadata_path, namespace_session
 
 NS = "icelint_guard"

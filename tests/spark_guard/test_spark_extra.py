@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from icelint.source import InputError
-from icelint.spark_setup import (
+from icelint.values.source import InputError
+from icelint.spark.runtime_jar import (
     JACKSON_CLASS,
     PINNED,
     bundles_relocated_jackson,

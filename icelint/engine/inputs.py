@@ -48,8 +48,8 @@ def config_groups(request) -> list[tuple[object, tuple[str, ...]]]:
 def batch_plan(request):
     """The plan of a batch (`CheckRequest.batch`): the statements already run, then the inputs, in the
     order given; all new to git, so that they deploy together."""
-    from icelint.plan.pending import Plan
     from icelint.plan import GitFacts
+    from icelint.plan.pending import Plan
 
     names = [*request.context_texts, *(p for p in request.texts if p not in request.context_texts)]
     plan = Plan([Path(n) for n in names], [Path(n) for n in request.texts])

@@ -137,8 +137,8 @@ class Checkpoints:
         """`pending.parse_plan(plan, read=read)` with `deployments` set, from the best checkpoint on;
         and the `Resume` of the run (None: it runs from nothing and leaves no checkpoint)."""
         from icelint.engine.lower import namespace_after
-        from icelint.run.packed_findings import PACK_FROM
         from icelint.engine.pipeline import Parsed, parse_sources
+        from icelint.run.packed_findings import PACK_FROM
 
         sources = [read(f) for f in plan.files]
         names = plan.pending_names

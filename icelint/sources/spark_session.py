@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from icelint.model.table import TableMetadata
-from icelint.values.source import InputError
 from icelint.sources import LoadedState, read_metadata_state
 from icelint.sources.redact import one_line
+from icelint.values.source import InputError
 
 __all__ = ["current_metadata_file", "load_state", "table_state", "table_states"]
 

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from icelint.config import load_config
-from icelint.plan.discovery import order_folder
 from icelint.engine import CheckRequest, run
+from icelint.plan.discovery import order_folder
 from icelint.run.checkpoint import Checkpoints
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -409,8 +409,8 @@ def _edit_corpus_folder(p: Project) -> None:
 def _names_refs(p: Project) -> bool:
     """Whether a statement of the folder names a table by a name that may be a branch's or a tag's
     (no checkpoint then: the whole run's names decide)."""
-    from icelint.run.checkpoint import _ref_like
     from icelint.engine.pipeline import parse_sources
+    from icelint.run.checkpoint import _ref_like
     from icelint.values.source import SourceFile
 
     steps = parse_sources([SourceFile(f"migrations/{n}", p.text(n)) for n in p.names()]).steps

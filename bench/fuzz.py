@@ -1,6 +1,6 @@
 """The long fuzz run: `python bench/fuzz.py --minutes 30`.
 
-Runs the properties of `tests/test_fuzz.py` (generated Spark/Iceberg DDL, mutated metadata.json
+Runs the properties of `tests/faults/test_fuzz.py` (generated Spark/Iceberg DDL, mutated metadata.json
 files through both loaders) with fresh random examples, batch after batch, until the time is up.
 Stops at the first input that breaks a property, or that takes longer than `--hang` seconds, prints it shrunk to a minimal example (hypothesis
 does that), saves it under `bench/out/fuzz-failure.*` and exits 1; exits 0 when nothing was found.
@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from tests.fuzz_inputs import check_metadata_file, check_sql_file, metadata_files, sql_files  # noqa: E402
+from tests.faults.fuzz_inputs import check_metadata_file, check_sql_file, metadata_files, sql_files  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 

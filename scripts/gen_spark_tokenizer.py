@@ -4,7 +4,7 @@
     python scripts/gen_spark_tokenizer.py --write    # rewrite icelint/syntax/_spark_tokenizer.py
     python scripts/gen_spark_tokenizer.py --check    # exit 1 when it is stale
 
-Run `--write` after upgrading sqlglot (`tests/test_tokenizer.py` fails until then, and icelint
+Run `--write` after upgrading sqlglot (`tests/equivalence/test_tokenizer.py` fails until then, and icelint
 falls back to importing sqlglot's Spark dialect, which is correct but slower to start).
 """
 

@@ -42,7 +42,7 @@ def _dumps(obj) -> str:
 
 def _write_state(meta: TableMetadata, out: IO[str]) -> None:
     """`_dumps(meta.to_json())`, its `schemas` written a version at a time (the text is the same:
-    `tests/test_schema_view.py`). The placeholder is found as written: a string holding the same
+    `tests/equivalence/test_schema_view.py`). The placeholder is found as written: a string holding the same
     characters is written with its quotes escaped."""
     head, _, tail = _dumps(meta.to_json(schemas=False)).partition(_SCHEMAS)
     out.write(head + '"schemas":[')

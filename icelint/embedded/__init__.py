@@ -15,7 +15,8 @@ The API the engine uses (one place to re-point):
   line and column; a notebook's `nb.ipynb:cell N` with the line and column in the cell (ruff's
   way); a fix stays applicable when its edit stays inside one plain literal and needs no escaping,
   else it is display-only;
-- `unread_findings(maps, enabled, pending)`: ICE063 for each call whose SQL is not a literal;
+- `source_findings(maps, rules, pending, config)`: the findings of the rules over files that point
+  into the files as written (ICE063: each call whose SQL is not a literal);
 - `extract(path, text, callables) -> (sql_text, EmbeddedMap)`: the same, without placeholders.
 """
 
@@ -33,10 +34,9 @@ if TYPE_CHECKING:
 SUFFIXES = (".py", ".ipynb")  # as discovery.EMBEDDED_SUFFIXES
 from icelint.config.model import DEFAULT_CALLABLES, callables_of  # noqa: E402 - `sql-callables` is configuration
 NOTEBOOK = ".ipynb"
-UNREAD = "ICE063"
 
 __all__ = ["SUFFIXES", "DEFAULT_CALLABLES", "EmbeddedMap", "wanted", "read", "read_file", "extract", "remap",
-           "unread_findings", "cell_texts", "is_map"]  # fmt: skip
+           "source_findings", "cell_texts", "is_map"]  # fmt: skip
 
 
 def __getattr__(name: str):
@@ -137,44 +137,28 @@ def cell_texts(maps: Mapping) -> dict[str, str]:
     return out
 
 
-def unread_findings(maps: Mapping, enabled: Iterable[str], pending: Sequence[str] | None = None, config=None) -> list[Finding]:
-    """ICE063 for every SQL call whose argument is not a string literal (files under review only;
-    `per-file-ignores` and `severity` of `config` applied)."""
-    if UNREAD not in set(enabled):
+def source_findings(maps: Mapping, rules: Sequence, pending: Sequence[str] | None = None, config=None) -> list[Finding]:
+    """The findings of the enabled `rules` of the `SOURCE` stage (ICE063: each SQL call whose
+    argument is not a string literal) for the Python files and notebooks among `maps` (those of
+    `pending` only, when given), at their places in the files; `per-file-ignores` and `severity` of
+    `config` applied."""
+    from icelint.rules.kit.files import SOURCE, FilesContext, findings_at
+    from icelint.values.findings import Severity
+
+    ours = {p: m for p, m in maps.items() if is_map(m) and (pending is None or p in pending)}
+    if not ours:
         return []
-    from icelint.rules import get
-
-    from icelint.values.findings import Finding, Severity
-
-    rule = get(UNREAD)
+    found = findings_at(SOURCE, rules, FilesContext(enabled=frozenset(r.code for r in rules), maps=ours))
+    if config is None:
+        return found
     out = []
-    for path, m in maps.items():
-        if not is_map(m) or (pending is not None and path not in pending):
+    for f in found:
+        path = f.path.split(":cell ", 1)[0] if f.path not in ours else f.path  # a notebook's cell: the notebook
+        if f.rule in config.ignored_for(path):
             continue
-        for u in m.ex.unread:
-            where, line, column, _ = m.locate(u.start)
-            _, end_line, end_column, _ = m.locate(max(u.end - 1, u.start))
-            arg = f"`{_short(u.argument)}`" if u.argument is not None else "no SQL argument icelint can find"
-            call = f"{u.callable}({_short(u.argument) if u.argument is not None else '...'})"
-            if config is not None and UNREAD in config.ignored_for(path):
-                continue
-            level = config.severity_of(UNREAD) if config is not None else None
-            out.append(
-                Finding(
-                    rule=rule.code, name=rule.name, severity=Severity(level) if level else rule.severity, path=where, line=line, column=column,
-                    end_line=end_line, end_column=end_column,
-                    message=f"`{call}` runs SQL that icelint cannot read: its argument is {arg}, not a string "
-                    "literal, so this statement is not checked and the migrations after it are checked without it",
-                    help="pass the SQL to the call as a string literal (an f-string's fields become `${...}` "
-                    "placeholders, given with `--var NAME=VALUE`), or keep the statement in a `.sql` migration file",
-                )
-            )  # fmt: skip
+        level = config.severity_of(f.rule)
+        out.append(replace(f, severity=Severity(level)) if level and level != f.severity.value else f)
     return out
-
-
-def _short(text: str, limit: int = 60) -> str:
-    one = " ".join(text.split())
-    return one if len(one) <= limit else one[: limit - 3] + "..."
 
 
 def lint(run, rules, maps: Mapping, config=None):
@@ -183,11 +167,9 @@ def lint(run, rules, maps: Mapping, config=None):
     from icelint.engine import suppress
     from icelint.engine.checker import lint_run
     from icelint.engine.placeholders import adjust
-    from icelint.rules import get
 
-    codes = [r.code for r in rules]
-    findings = adjust(lint_run(run, rules), run.parsed, maps, codes, get("ICE060"))
-    outcome = suppress.apply(findings, run.parsed, run.sources, codes, config)
+    findings = adjust(lint_run(run, rules), run.parsed, maps, rules)
+    outcome = suppress.apply(findings, run.parsed, run.sources, [r.code for r in rules], config)
     return suppress.Outcome(remap(outcome.findings, maps), remap(outcome.suppressed, maps))
 
 

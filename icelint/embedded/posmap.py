@@ -14,7 +14,6 @@ from icelint.values.findings import Finding
 from icelint.values.fix import Applicability, Edit, Fix
 from icelint.values.source import LineIndex, SourceFile
 
-UNRESOLVED = "ICE060"
 _COMMENTS = re.compile(r"--[^\n]*|/\*.*?\*/", re.S)
 
 
@@ -96,10 +95,7 @@ class EmbeddedMap:
         if end_path != path or (end_line, end_column) < (line, column):
             end_line, end_column = line, column
         fix = self._fix(f.fix) if f.fix is not None else None
-        out = replace(f, path=path, line=line, column=column, end_line=end_line, end_column=end_column, fix=fix)
-        if f.rule == UNRESOLVED and self.origin[start : start + 1] == "{" and self.origin[end : end + 1] == "}":
-            out = _field_without_value(out, self.origin[start : end + 1])
-        return out
+        return replace(f, path=path, line=line, column=column, end_line=end_line, end_column=end_column, fix=fix)
 
     def _fix(self, fix: Fix) -> Fix | None:
         edits, applicable = [], fix.applicability is not Applicability.DISPLAY_ONLY
@@ -150,21 +146,3 @@ class EmbeddedMap:
             return False
         left = _COMMENTS.sub("", sql[start:a] + content + sql[b:end])  # a string of comments only: no statement
         return bool(left.strip().strip(";").strip())
-
-
-def _field_without_value(f: Finding, field: str) -> Finding:
-    """ICE060 for an f-string field (not a `${name}` written in the string): Python fills it when the
-    code runs; icelint, which does not run it, needs the value as a `--var`."""
-    import re
-
-    m = re.search(r"`\$\{([^`]*)\}`", f.message)
-    if m is None:
-        return f
-    name = m.group(1)
-    return replace(
-        f,
-        message=f"the f-string field `{field}` is filled in when the code runs, and icelint, which does not run it, "
-        "has no value for it, so it cannot tell what the statement does",
-        help=f"give it the value it has when the migration runs: `icelint check --var {name}=VALUE`, or "
-        f"`{name} = \"VALUE\"` under [tool.icelint.vars] in pyproject.toml",
-    )

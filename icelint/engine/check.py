@@ -2,8 +2,9 @@
 
 plan (which files, which are reported on, which have run: `icelint.plan`) → read and parse →
 states (per table: a state if one is given, else the replay of the applied files; a state's applied
-prefix inferred) → replay and rules (tables in parallel when it pays) → the files' own history
-(ICE022-ICE024) → suppressions, placeholders → `Report`. Nothing here writes output.
+prefix inferred) → replay and rules (tables in parallel when it pays) → the rules over files, each
+at its stage (placeholders, the files' history, suppressions, Python sources: `rules/kit/files.py`)
+→ `Report`. Nothing here writes output.
 """
 
 from __future__ import annotations
@@ -235,18 +236,22 @@ def check(request):
         if findings is None:
             steps, parsed.steps, pending.steps = parsed.steps, [], []
             findings = lint_steps(steps, own=True)
-        findings = placeholders.adjust(findings, pending.files, maps, [r.code for r in rules], _rule("ICE060"))
-        from icelint.engine.history import FILE_RULES, check_plan
+        # the rules over files, each at its stage (`rules/kit/files.py`): TEXT (placeholders), PLAN
+        # (the files' names and history), SUPPRESSIONS (inside `suppress.apply`), SOURCE (Python files)
+        findings = placeholders.adjust(findings, pending.files, maps, rules)
+        from icelint.engine.history import check_plan, file_rules
 
         history = check_plan(plan, rules, order=cfg.order, since=request.since, texts={**request.context_texts, **request.texts})
         findings = sorted([*findings, *history], key=lambda f: f.sort_key)
         outcome = suppress.apply(findings, pending.files, pending.sources, [r.code for r in rules], cfg)
-        unread = embedded.unread_findings(maps, [r.code for r in rules], plan.pending_names, cfg)  # ICE063
-        def remap(found: list) -> list:  # into the Python files and notebooks; a file's own findings stay at its top
-            files = [f for f in found if f.rule in FILE_RULES]
-            return [*embedded.remap([f for f in found if f.rule not in FILE_RULES], maps), *files] if files else embedded.remap(found, maps)
+        at_source = embedded.source_findings(maps, rules, plan.pending_names, cfg)
+        at_top = file_rules(rules)
 
-        outcome = suppress.Outcome(sorted([*remap(outcome.findings), *unread], key=lambda f: f.sort_key),
+        def remap(found: list) -> list:  # into the Python files and notebooks; a file's own findings stay at its top
+            files = [f for f in found if f.rule in at_top]
+            return [*embedded.remap([f for f in found if f.rule not in at_top], maps), *files] if files else embedded.remap(found, maps)
+
+        outcome = suppress.Outcome(sorted([*remap(outcome.findings), *at_source], key=lambda f: f.sort_key),
                                    sorted(remap(outcome.suppressed), key=lambda f: f.sort_key))
         originals = [maps[s.path].original if s.path in maps else s for s in pending.sources]
         from icelint.fixes.apply import adapt
@@ -288,10 +293,3 @@ def replay_plan(request):
         for line in [*prep.inferred, *prep.notes]:
             request.note(line)
     return replay(parsed, initial or None, catalog_kind=prep.cfg.catalog_kind, iceberg_version=prep.cfg.iceberg_version)
-
-
-def _rule(code: str):
-    from icelint.rules import get
-
-    return get(code)
-

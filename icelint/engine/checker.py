@@ -91,6 +91,7 @@ class _Linter:
     """The rules' walk over a run's outcomes, in order: each table's history kept up to date."""
 
     def __init__(self, result: ReplayResult, rules: Sequence[Rule], dispatch: bool = True) -> None:
+        rules = [r for r in rules if r.check is not None]  # the rules over files run elsewhere (`rules/kit/files.py`)
         self.result = result
         self.run = RunContext(result)  # what the rules build once over this run (look-ups, budgets)
         self.histories: dict[str, TableHistory] = {}

@@ -13,9 +13,9 @@ same line. A position inside a substituted value maps to the placeholder (its st
 its last character for an end).
 
 A placeholder with no value stays in the text (Spark leaves unknown variables as they are; Flyway
-refuses to run the script). Each one is reported as ICE060 `unresolved-placeholder`, and the parse
-error of the statement it breaks is dropped: one finding that names the placeholder, not a parse
-error. Files without `${` cost one substring search.
+refuses to run the script). The rule ICE060 `unresolved-placeholder` reports each one (a rule over
+files of the `TEXT` stage, `rules/kit/files.py`), and the parse error of the statement it breaks is
+dropped here: one finding that names the placeholder, not a parse error. Files without `${` cost one substring search.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, Sequence
 
 from icelint.values.findings import Finding, in_report_order
+from icelint.rules.kit.files import TEXT, FilesContext, findings_at
 from icelint.config.vars import check_value, parse_vars  # noqa: F401 - the values' rules, used here too
 from icelint.values.source import LineIndex, SourceFile, containing
 
@@ -125,38 +126,13 @@ def prepare(sources: Iterable[SourceFile], values: Mapping[str, str]) -> tuple[l
 # ---------------------------------------------------------------------------- after the lint
 
 
-def unresolved_findings(maps: Mapping[str, FileMap], rule) -> list[Finding]:
-    """ICE060 for every placeholder without a value (positions in the substituted text)."""
-    out = []
-    for path, m in maps.items():
-        index = m._sub_index()
-        for name, start, end in m.unresolved:
-            sp = index.span(start, end)
-            short = name.split(":", 1)[1] if name.lower().startswith("hivevar:") else name
-            out.append(
-                Finding(
-                    rule=rule.code,
-                    name=rule.name,
-                    severity=rule.severity,
-                    path=path,
-                    line=sp.line,
-                    column=sp.column,
-                    end_line=sp.end_line,
-                    end_column=sp.end_column,
-                    message=f"placeholder `${{{name}}}` has no value: Flyway refuses to run this script (\"No value "
-                    f"provided for placeholder\"), and Spark leaves `${{{name}}}` in the SQL as written, so icelint "
-                    "cannot tell what the statement does",
-                    help=f"give it a value: `icelint check --var {short}=VALUE`, or `{short} = \"VALUE\"` under "
-                    "[tool.icelint.vars] in pyproject.toml",
-                )
-            )
-    return out
-
-
-def adjust(findings: Sequence[Finding], parsed_files, maps: Mapping[str, FileMap], enabled: Iterable[str], rule) -> list[Finding]:
-    """Drop the parse errors of statements that hold an unresolved placeholder; add ICE060 (when enabled)."""
-    if not any(m.unresolved for m in maps.values()):
-        return list(findings)
+def adjust(findings: Sequence[Finding], parsed_files, maps: Mapping[str, FileMap], rules: Sequence) -> list[Finding]:
+    """Drop the parse errors of statements that hold an unresolved placeholder; add the findings of
+    the enabled `rules` of the `TEXT` stage (ICE060 names each placeholder without a value)."""
+    if not any(m.unresolved for m in maps.values()):  # no parse error to drop
+        files = {f.path for f in parsed_files} if maps else ()
+        extra = text_findings({p: m for p, m in maps.items() if p in files}, rules)
+        return in_report_order([*findings, *extra]) if extra else list(findings)
     broken: dict[str, list[tuple[tuple[int, int], tuple[int, int]]]] = {}
     files = {f.path: f for f in parsed_files}
     for path, m in maps.items():
@@ -179,9 +155,13 @@ def adjust(findings: Sequence[Finding], parsed_files, maps: Mapping[str, FileMap
         return got is not None and containing(*got, (f.line, f.column)) is not None
 
     out = [f for f in findings if not (f.rule == PARSE_ERROR and in_broken(f))]
-    if rule.code in set(enabled):
-        out += unresolved_findings({p: m for p, m in maps.items() if p in files}, rule)
+    out += text_findings({p: m for p, m in maps.items() if p in files}, rules)
     return in_report_order(out)
+
+
+def text_findings(maps: Mapping[str, FileMap], rules: Sequence) -> list[Finding]:
+    """The findings of the enabled rules over files of the `TEXT` stage, for the files of `maps`."""
+    return findings_at(TEXT, rules, FilesContext(enabled=frozenset(r.code for r in rules), maps=maps))
 
 
 def remap(findings: Iterable[Finding], maps: Mapping[str, FileMap]) -> list[Finding]:
@@ -204,11 +184,9 @@ def lint(run, rules, maps: Mapping[str, FileMap], config=None):
     """`icelint.engine.suppress.lint` for substituted files: rules, placeholders, suppressions, positions mapped back."""
     from icelint.engine import suppress
     from icelint.engine.checker import lint_run
-    from icelint.rules import get
 
-    codes = [r.code for r in rules]
-    findings = adjust(lint_run(run, rules), run.parsed, maps, codes, get("ICE060"))
-    outcome = suppress.apply(findings, run.parsed, run.sources, codes, config)
+    findings = adjust(lint_run(run, rules), run.parsed, maps, rules)
+    outcome = suppress.apply(findings, run.parsed, run.sources, [r.code for r in rules], config)
     return suppress.Outcome(remap(outcome.findings, maps), remap(outcome.suppressed, maps))
 
 

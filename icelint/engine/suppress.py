@@ -15,9 +15,10 @@ ALTER TABLE db.events DROP COLUMN legacy;  -- icelint: ignore drop-column-with-d
 - `icelint: ignore-file RULES` applies to the whole file, wherever it stands.
 - RULES are codes or names, separated by commas (or spaces); without any, every rule. The reason
   follows `--` and is kept: the JSON, SARIF and GitHub outputs show what was waived and why.
-- A suppression (or one rule of it) that suppresses nothing is reported as `ICE100
-  unused-suppression`; so is a rule name icelint does not know, and a rule that is not enabled
-  (as ruff's RUF100 does). Only the files under review are checked, and only when ICE100 is enabled.
+- A suppression (or one rule of it) that suppresses nothing is reported by the rule `ICE100
+  unused-suppression` (a rule over files of the `SUPPRESSIONS` stage, `rules/kit/files.py`): this
+  module notes what each directive suppressed (`Directive.used`) and hands them to it. Only the
+  files under review are checked, and only when ICE100 is enabled.
 
 Comments come from the parser (`ParsedFile.comments`): nothing here scans SQL text for comments.
 """
@@ -33,6 +34,7 @@ from icelint.values.findings import Finding, Severity
 from icelint.util.lazy import cached_property
 from icelint.values.source import LineIndex, SourceFile, Span, containing
 from icelint.syntax.ast import ParsedFile
+from icelint.rules.kit.files import SUPPRESSIONS, FilesContext, findings_at
 
 if TYPE_CHECKING:
     from icelint.config.model import Config
@@ -80,11 +82,8 @@ def parse_directive(text: str) -> tuple[bool, tuple[str, ...], str | None] | Non
 
 def _resolve(name: str) -> str | None:
     from icelint.rules import get
-    from icelint.rules.unused_suppression import RULE as UNUSED
 
     r = get(name)
-    if r is None and (name.upper() == UNUSED.code or name.lower() == UNUSED.name):
-        r = UNUSED
     return r.code if r else None
 
 
@@ -194,9 +193,10 @@ def apply(
     enabled: Iterable[str],
     config: Config | None = None,
 ) -> Outcome:
-    """Apply `per-file-ignores`, severities and inline suppressions of `files` (the files under review)."""
+    """Apply `per-file-ignores`, severities and inline suppressions of `files` (the files under review);
+    then run the enabled rules over files of the `SUPPRESSIONS` stage (ICE100), which see what each
+    directive suppressed: their findings are waived only by an `ignore-file` directive naming the rule."""
     from icelint.rules import get
-    from icelint.rules.unused_suppression import RULE as UNUSED
 
     enabled = set(enabled)
     by_text = {s.path: s for s in sources}
@@ -239,21 +239,23 @@ def apply(
         hit.used.add(f.rule if not hit.all_rules else "*")
         suppressed.append(replace(f, suppressed_reason=hit.reason))
 
-    if UNUSED.code in enabled:
-        for path in sorted(directives):
-            waiver = lookups[path].find(UNUSED.code, None, any_rule=False)
-            memo: dict = {}  # what a directive's text makes of it, read once per distinct directive
-            for d in directives[path]:
-                unused = _unused(d, enabled, UNUSED, get, memo)
-                if unused is None:
-                    continue
-                f = adjust(unused)
-                if f is None:
-                    continue
-                if waiver is not None:
-                    suppressed.append(replace(f, suppressed_reason=waiver.reason))
-                else:
-                    kept.append(f)
+    stage = [r for r in map(get, sorted(enabled)) if r is not None and r.stage == SUPPRESSIONS]
+    if stage:
+        ctx = FilesContext(enabled=frozenset(enabled), rule=get, directives=directives)
+        waivers: dict[tuple[str, str], Directive | None] = {}  # (path, code) → the `ignore-file` naming it
+        for f in findings_at(SUPPRESSIONS, stage, ctx):
+            waiver_key = (f.path, f.rule)
+            if waiver_key not in waivers:
+                lookup = lookups.get(f.path)
+                waivers[waiver_key] = lookup.find(f.rule, None, any_rule=False) if lookup is not None else None
+            waiver = waivers[waiver_key]
+            adjusted = adjust(f)
+            if adjusted is None:
+                continue
+            if waiver is not None:
+                suppressed.append(replace(adjusted, suppressed_reason=waiver.reason))
+            else:
+                kept.append(adjusted)
     key = lambda f: f.sort_key  # noqa: E731
     return Outcome(sorted(set(kept), key=key), sorted(suppressed, key=key))
 
@@ -261,7 +263,7 @@ def apply(
 class Lookup:
     """Which directive of a file suppresses a finding: the first statement-level one on its statement
     that covers its rule, else the first file-level one. Indexed by statement and rule code, so that
-    many directives and many findings do not multiply (`tests/test_suppress_lookup.py` compares it
+    many directives and many findings do not multiply (`tests/equivalence/test_suppress.py` compares it
     with the scan of every directive)."""
 
     def __init__(self, directives: Sequence[Directive]) -> None:
@@ -286,58 +288,6 @@ class Lookup:
             if hit is not None:
                 return hit[1]
         return None
-
-
-def _unused(d: Directive, enabled: set[str], rule, get, memo: dict | None = None) -> Finding | None:
-    if memo is None:
-        message = _unused_message(d, enabled, rule, get)
-    else:  # 50,000 copies of one comment line: one message
-        key = (d.file_level, d.target is None, d.names, d.codes, frozenset(d.used) if d.used else None)
-        message = memo.get(key)
-        if message is None:
-            message = memo[key] = _unused_message(d, enabled, rule, get)
-    if not message:
-        return None
-    line, column, end_line, end_column = d.span.positions()  # two searches of the line starts, not four
-    return Finding(
-        rule.code,
-        rule.name,
-        rule.severity,
-        d.path,
-        line,
-        column,
-        end_line,
-        end_column,
-        message,
-        "remove the comment (or the rules it no longer needs), or move it next to the statement it is meant for",
-    )
-
-
-def _unused_message(d: Directive, enabled: set[str], rule, get) -> str:
-    """The unused-suppression message for `d`, or "" when it is used."""
-    kind = "ignore-file" if d.file_level else "ignore"
-    problems: list[str] = []
-    if d.all_rules:
-        if "*" not in d.used:
-            problems.append("it suppresses nothing" + ("" if d.file_level or d.target is not None else ": no statement follows it"))
-    else:
-        for name, code in zip(d.names, d.codes):
-            if code is None:
-                problems.append(f"`{name}` is not an icelint rule")
-            elif code == rule.code or code in d.used:
-                continue
-            elif code not in enabled:
-                problems.append(f"{code} ({get(code).name if get(code) else code}) is not enabled, so there is nothing to suppress")
-            elif not d.file_level and d.target is None:
-                problems.append(f"`{name}` applies to no statement (none follows the comment)")
-            else:
-                r = get(code)
-                label = f"{code} ({r.name})" if r else code
-                where = "in this file" if d.file_level else "on this statement"
-                problems.append(f"{label} suppresses nothing {where}")
-    if not problems:
-        return ""
-    return f"unused suppression `icelint: {kind}`: " + "; ".join(problems)
 
 
 # ---------------------------------------------------------------------------- whole runs

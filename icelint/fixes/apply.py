@@ -268,7 +268,7 @@ def preview(fix: Fix, text: str, lines: LineCounter | None = None) -> list[tuple
         return [("-", f"{row:>{width}} - {old_lines[0]}"), ("+", f"{'':>{width}} + {new_lines[0]}")]
     if set(old_lines).isdisjoint(new_lines):
         # no line in common: difflib's only opcode replaces them all (the usual case, a statement
-        # rewritten); tests/test_speed2k_equivalence.py compares this with difflib
+        # rewritten); tests/equivalence/test_fixes_apply.py compares this with difflib
         return [("-", f"{row + i:>{width}} - {old_lines[i]}") for i in range(len(old_lines))] + [
             ("+", f"{'':>{width}} + {line}") for line in new_lines
         ]

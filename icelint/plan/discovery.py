@@ -13,7 +13,7 @@ Orders (`order` in `[tool.icelint]`, `--order` on the command line):
   `.ipynb`, icelint.embedded), in the same order as the `.sql` ones.
   Flyway's undo files `U<version>__<description>.sql` are not migrations and are skipped. Two
   `V` files with the same version are kept (ordered by path) and reported by `icelint check`
-  (ICE024, `icelint.engine.history`), since Flyway refuses them.
+  (ICE024, `icelint/rules/duplicate_migration_version.py`), since Flyway refuses them.
 - `natural`: natural sort of the path in the folder (`a2` < `a10`), nothing skipped.
 - `lexicographic`: plain string order of the path in the folder, nothing skipped.
 

@@ -79,7 +79,7 @@ def _snippet(f: Finding, index: LineIndex | None) -> list[str]:
 
 
 def _snippet_plain(f: Finding, index: LineIndex) -> list[str]:
-    """The general case of `_snippet` (tests/test_speed2k_equivalence.py compares the two)."""
+    """The general case of `_snippet` (tests/equivalence/test_reporters_text.py compares the two)."""
     last_line = min(f.end_line, f.line + 4)
     width = len(str(last_line))
     pad = " " * width

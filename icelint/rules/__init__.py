@@ -1,12 +1,14 @@
-"""The rule registry: every rule module, in code order. Adding a rule = one module + one line here."""
+"""The rule registry: every rule module, in code order. Adding a rule = one module + one line here.
+
+A rule is a module of this package (`drop_column.py`), or a module of a family's package when
+rules share one analysis (`dropped_names/`: `analysis.py` and one module per rule).
+"""
 
 from __future__ import annotations
 
 from icelint.rules import (
     acting_table_property,
     applied_migration_changed,
-    case_only_twin,
-    case_sensitive_session,
     char_varchar,
     column_default_dropped,
     column_reorder,
@@ -15,36 +17,30 @@ from icelint.rules import (
     dotted_column_name,
     drop_column,
     drop_or_rename_table,
-    drop_then_add,
     duplicate_migration_version,
-    drop_then_add_empty,
     empty_struct,
     identifier_fields_change,
     illegal_type_change,
     merge_on_read_v1,
     nested_change,
     nullability_change,
-    old_partition_source_drop,
     out_of_order_migration,
     parse_error,
-    partition_source_change,
-    partition_source_rename,
-    partition_source_widening,
     reader_avro_data_files,
     reader_deletion_vectors,
     reader_null_nested_values,
     reader_position_delete_formats,
     rename_column,
-    rename_into_dropped_name,
-    rename_into_dropped_name_backfilled,
-    runtime_failure,
     snapshot_procedure,
+    unread_sql_argument,
     unreadable_commit_property,
     unresolved_placeholder,
-    unknown_schema,
-    unread_sql_argument,
     unused_suppression,
 )
+from icelint.rules.case_sensitivity import case_only_twin, case_sensitive_session
+from icelint.rules.dropped_names import drop_then_add, drop_then_add_empty, rename_into_dropped_name, rename_into_dropped_name_backfilled
+from icelint.rules.failures import runtime_failure, unknown_schema
+from icelint.rules.partition_sources import old_partition_source_drop, partition_source_change, partition_source_rename, partition_source_widening
 from icelint.rules.kit.base import Rule
 
 ALL_RULES: tuple[Rule, ...] = tuple(

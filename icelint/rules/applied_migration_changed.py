@@ -29,13 +29,30 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from icelint.plan.discovery import VERSIONED, classify
 from icelint.values.findings import Finding, Severity
-from icelint.rules.kit.base import Rule, RuleContext
+from icelint.rules.kit.base import Rule
+from icelint.rules.kit.files import PLAN, FilesContext, at_file_top, next_version, suffix, version_text
 
 
-def check(ctx: RuleContext) -> Iterator[Finding]:
-    """Nothing per statement: `icelint.engine.history.check_plan` looks at the files (and git)."""
-    return iter(())
+def check_files(ctx: FilesContext) -> Iterator[Finding]:
+    """With `--since REF`: each new versioned file under review that git says existed at the
+    merge-base and was modified (repeatable and plain files are meant to be edited and re-run)."""
+    if ctx.order != "flyway" or ctx.since is None or not ctx.plan.pending:
+        return
+    since = ctx.since
+    for p in ctx.modified_since():
+        kind, v, desc = classify(p.name)
+        if kind != VERSIONED:
+            continue
+        yield at_file_top(
+            RULE,
+            p,
+            f"this migration (version {version_text(v)}) already exists in {since} and was changed: where it has "
+            "been applied, the change never runs, and Flyway's validate fails on the changed checksum",
+            f"restore the file as it is in {since} (`git checkout {since} -- {p.as_posix()}`) and put the "
+            f"change in a new migration (`V{next_version(ctx.plan.files)}__...{suffix(p)[1:]}`)",
+        )
 
 
-RULE = Rule("ICE023", "applied-migration-changed", Severity.WARNING, check, __doc__, triggers=frozenset())
+RULE = Rule.over_files(("ICE023", "applied-migration-changed", Severity.WARNING), check_files, __doc__, PLAN)

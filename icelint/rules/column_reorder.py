@@ -130,7 +130,7 @@ def _shifts(before: Schema, after: Schema, parent: int | None, limit: int) -> tu
     """The first `limit` (at least; maybe more) of the (name, old position, new position) of the
     existing fields of a struct whose position changed, and how many there are.
 
-    Exact shortcut (tests/rules/test_column_reorder_fast.py compares it with the plain comparison of
+    Exact shortcut (tests/equivalence/test_column_reorder.py compares it with the plain comparison of
     both whole orders): the same object at the same place from the start has not moved, nor from the end when the
     lengths are equal (from the end with lengths differing by d: each moved by d, none need be listed
     beyond the first `limit`). Field ids being unique, a field between those two runs was between

@@ -41,6 +41,7 @@ from typing import Iterator
 
 from icelint.values import changes as ch
 from icelint.model.types import is_untyped
+from icelint.rules.kit.types import as_fields, held_sql, written_sql
 from icelint.values.findings import Finding, Severity
 from icelint.rules.kit import fixes as _fixes
 from icelint.rules.kit.base import Rule, RuleContext
@@ -80,20 +81,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 
 def _written_fields(c: ch.CreateTable) -> tuple | None:
     """The statement's columns as Iceberg fields (ids do not matter here), or None when a type is not Spark's."""
-    from icelint.model.types import NestedField
-    from icelint.replay import spark_types as sp
-    from icelint.replay.errors import ReplayError
-
-    counter = [0]
-
-    def next_id() -> int:
-        counter[0] += 1
-        return counter[0]
-
-    try:
-        return tuple(NestedField(next_id(), col.path[-1], sp.to_iceberg(col.type, next_id), col.required, col.doc) for col in c.columns)
-    except ReplayError:
-        return None
+    return as_fields(c.columns)
 
 
 def _partitioning(table: str, c: ch.CreateTable, meta, fold) -> tuple[list[str], list[str], list[str]] | None:
@@ -184,26 +172,23 @@ def _help(table: str, c: ch.CreateTable, schema, fold=str.lower, partition_stmts
 
 def _span(c: ch.CreateTable, schema, fold=str.lower):
     """The first written column that differs from the existing table's, else the table name."""
-    from icelint.replay import spark_types as sp
-    from icelint.replay.errors import ReplayError
-
     existing = {fold(f.name): f for f in schema.fields}
     for col in c.columns:
         f = existing.get(fold(col.path[-1]))
         if f is None:
             return col.span
-        try:
-            if not is_untyped(f.type) and sp.sql_name(sp.spark_type(col.type)) != sp.sql_name(sp.from_iceberg(f.type)) or col.required != f.required:
+        if not is_untyped(f.type):
+            want = written_sql(col.type)
+            if want is None:  # not a type Spark knows: not compared
+                continue
+            if want != held_sql(f.type):
                 return col.span
-        except ReplayError:
-            continue
+        if col.required != f.required:
+            return col.span
     return None
 
 
 def _differences(c: ch.CreateTable, schema, fold=str.lower) -> list[str]:
-    from icelint.replay import spark_types as sp
-    from icelint.replay.errors import ReplayError
-
     out: list[str] = []
     existing = {fold(f.name): f for f in schema.fields}
     written = set()
@@ -214,13 +199,12 @@ def _differences(c: ch.CreateTable, schema, fold=str.lower) -> list[str]:
         if f is None:
             out.append(f"`{name}` is not in the existing table")
             continue
-        try:
-            want = sp.sql_name(sp.spark_type(col.type))
-        except ReplayError:
+        want = written_sql(col.type)
+        if want is None:
             continue
         if is_untyped(f.type):  # a CTAS column whose type icelint cannot know: not compared
             continue
-        have = sp.sql_name(sp.from_iceberg(f.type))
+        have = held_sql(f.type)
         if want != have:
             out.append(f"`{name}` is {have} in the existing table (field id {f.id}), {want} here")
         elif col.required != f.required:

@@ -35,13 +35,30 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from icelint.plan.discovery import classify, duplicate_versions
 from icelint.values.findings import Finding, Severity
-from icelint.rules.kit.base import Rule, RuleContext
+from icelint.rules.kit.base import Rule
+from icelint.rules.kit.files import PLAN, FilesContext, at_file_top, key, next_version, suffix
 
 
-def check(ctx: RuleContext) -> Iterator[Finding]:
-    """Nothing per statement: `icelint.engine.history.check_plan` looks at the files."""
-    return iter(())
+def check_files(ctx: FilesContext) -> Iterator[Finding]:
+    """Each new file under review that shares its version with another file of the folder (either of
+    the two: a migration that has already run is never advised to be renamed)."""
+    if ctx.order != "flyway" or not ctx.plan.pending:
+        return
+    pending = ctx.new_pending
+    for f, other in duplicate_versions(ctx.plan.files):
+        for here, there in ((f, other), (other, f)):
+            if key(here) in pending:
+                v = ".".join(map(str, classify(here.name)[1] or ()))
+                yield at_file_top(
+                    RULE,
+                    pending[key(here)],
+                    f"version {v} is also the version of {there}: Flyway refuses to run any migration while "
+                    "two files have the same version",
+                    f"give one of them the next free version (for example `V{next_version(ctx.plan.files)}__"
+                    f"{classify(here.name)[2]}{suffix(here)}`)",
+                )
 
 
-RULE = Rule("ICE024", "duplicate-migration-version", Severity.ERROR, check, __doc__, triggers=frozenset())
+RULE = Rule.over_files(("ICE024", "duplicate-migration-version", Severity.ERROR), check_files, __doc__, PLAN)

@@ -40,13 +40,39 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from icelint.plan.discovery import VERSIONED, classify
 from icelint.values.findings import Finding, Severity
-from icelint.rules.kit.base import Rule, RuleContext
+from icelint.rules.kit.base import Rule
+from icelint.rules.kit.files import PLAN, FilesContext, at_file_top, next_version, suffix, version_text
 
 
-def check(ctx: RuleContext) -> Iterator[Finding]:
-    """Nothing per statement: `icelint.engine.history.check_plan` looks at the files."""
-    return iter(())
+def check_files(ctx: FilesContext) -> Iterator[Finding]:
+    """A new file under review whose version is lower than the newest of the files that are not new
+    (never one that existed before: an applied migration edited is ICE023's, not a rename)."""
+    if ctx.order != "flyway" or not ctx.plan.pending:
+        return
+    fresh = ctx.new_names
+    applied = [classify(p.name)[1] for p in ctx.plan.files if str(p) not in fresh and classify(p.name)[0] == VERSIONED]
+    applied_versions = {v for v in applied if v is not None}
+    newest = max(applied_versions, default=None)
+    if newest is None:
+        return
+    for p in ctx.new_pending.values():
+        kind, v, desc = classify(p.name)
+        if kind != VERSIONED or v is None or v >= newest or v in applied_versions:
+            continue
+        if str(p) in ctx.plan.git.existed:
+            continue
+        yield at_file_top(
+            RULE,
+            p,
+            f"version {version_text(v)} is lower than {version_text(newest)}, the newest migration already in the "
+            f"folder: a database that already ran {version_text(newest)} refuses this file (Flyway: `Detected "
+            f"resolved migration not applied to database`), or with outOfOrder=true runs it after "
+            f"{version_text(newest)}, not where its name sorts (and where icelint replayed it)",
+            f"give it a version above {version_text(newest)}: rename it to "
+            f"`V{next_version(ctx.plan.files)}__{desc}{suffix(p)}`",
+        )
 
 
-RULE = Rule("ICE022", "out-of-order-migration", Severity.WARNING, check, __doc__, triggers=frozenset())
+RULE = Rule.over_files(("ICE022", "out-of-order-migration", Severity.WARNING), check_files, __doc__, PLAN)

@@ -38,7 +38,6 @@ from typing import Iterator, Sequence
 
 from icelint.values import changes as ch
 from icelint.values.findings import Finding, Severity
-from icelint.readers import ALL
 from icelint.readers.conditions import created_by, default_format
 from icelint.rules.kit.base import Rule, RuleContext
 from icelint.readers.findings import property_span, reader_findings
@@ -48,7 +47,7 @@ def _writes_avro(meta) -> bool:
     return default_format(meta) == "avro"
 
 
-def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
+def check(ctx: RuleContext, readers: Sequence[str] = ()) -> Iterator[Finding]:  # (): every profile
     if not created_by(ctx, _writes_avro, None):
         return
     yield from reader_findings(

@@ -48,13 +48,12 @@ from typing import Iterator, Sequence
 
 from icelint.values import changes as ch
 from icelint.values.findings import Finding, Severity
-from icelint.readers import ALL
 from icelint.readers.conditions import MOR_KEYS, ROW_LEVEL, created_by, merge_on_read_keys, writes_deletion_vectors
 from icelint.rules.kit.base import Rule, RuleContext
 from icelint.readers.findings import property_span, reader_findings
 
 
-def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
+def check(ctx: RuleContext, readers: Sequence[str] = ()) -> Iterator[Finding]:  # (): every profile
     if not created_by(ctx, writes_deletion_vectors, ROW_LEVEL):
         return
     meta = ctx.outcome.after

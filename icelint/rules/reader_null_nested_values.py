@@ -44,14 +44,13 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from icelint.values.findings import Finding, Severity
-from icelint.readers import ALL
 from icelint.rules.kit.backfill import fills_every_row
 from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
 from icelint.readers.findings import reader_findings
 from icelint.rules.kit.positions import change_span
 
 
-def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
+def check(ctx: RuleContext, readers: Sequence[str] = ()) -> Iterator[Finding]:  # (): every profile
     o = ctx.outcome
     if not o.accepted or o.before is None or o.after is None or o.before.has_data is False:
         return

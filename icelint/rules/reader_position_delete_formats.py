@@ -51,7 +51,6 @@ from typing import Iterator, Sequence
 
 from icelint.values import changes as ch
 from icelint.values.findings import Finding, Severity
-from icelint.readers import ALL
 from icelint.readers.conditions import MOR_KEYS, ROW_LEVEL, created_by, default_format, merge_on_read_keys
 from icelint.rules.kit.base import Rule, RuleContext
 from icelint.readers.findings import property_span, reader_findings
@@ -72,7 +71,7 @@ def _kind(meta) -> str | None:
     return None
 
 
-def check(ctx: RuleContext, readers: Sequence[str] = ALL) -> Iterator[Finding]:
+def check(ctx: RuleContext, readers: Sequence[str] = ()) -> Iterator[Finding]:  # (): every profile
     if not created_by(ctx, lambda m: _kind(m) is not None, ROW_LEVEL):
         return
     meta = ctx.outcome.after

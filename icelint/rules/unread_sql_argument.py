@@ -40,12 +40,28 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.values.findings import Finding, Severity
-from icelint.rules.kit.base import Rule, RuleContext
+from icelint.rules.kit.base import Rule
+from icelint.rules.kit.files import SOURCE, FilesContext
 
 
-def check(ctx: RuleContext) -> Iterator[Finding]:
-    """Nothing per statement: `icelint.embedded` reports the calls it cannot read, from the Python source."""
-    return iter(())
+def check_files(ctx: FilesContext) -> Iterator[Finding]:
+    """Every SQL call of the Python files and notebooks under review whose SQL is not a string literal."""
+    for c in ctx.unread_calls():
+        arg = f"`{_short(c.argument)}`" if c.argument is not None else "no SQL argument icelint can find"
+        call = f"{c.callable}({_short(c.argument) if c.argument is not None else '...'})"
+        yield Finding(
+            rule=RULE.code, name=RULE.name, severity=RULE.severity, path=c.path, line=c.line, column=c.column,
+            end_line=c.end_line, end_column=c.end_column,
+            message=f"`{call}` runs SQL that icelint cannot read: its argument is {arg}, not a string "
+            "literal, so this statement is not checked and the migrations after it are checked without it",
+            help="pass the SQL to the call as a string literal (an f-string's fields become `${...}` "
+            "placeholders, given with `--var NAME=VALUE`), or keep the statement in a `.sql` migration file",
+        )  # fmt: skip
 
 
-RULE = Rule("ICE063", "unread-sql-argument", Severity.INFO, check, __doc__, triggers=frozenset())
+def _short(text: str, limit: int = 60) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 3] + "..."
+
+
+RULE = Rule.over_files(("ICE063", "unread-sql-argument", Severity.INFO), check_files, __doc__, SOURCE)

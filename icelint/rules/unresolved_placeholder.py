@@ -41,12 +41,29 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.values.findings import Finding, Severity
-from icelint.rules.kit.base import Rule, RuleContext
+from icelint.rules.kit.base import Rule
+from icelint.rules.kit.files import TEXT, FilesContext
 
 
-def check(ctx: RuleContext) -> Iterator[Finding]:
-    """Nothing per statement: `icelint.engine.placeholders` reports placeholders without a value, from the text."""
-    return iter(())
+def check_files(ctx: FilesContext) -> Iterator[Finding]:
+    """Every placeholder without a value in the files under review (the engine drops the parse error
+    of the statement it breaks: this finding says why the statement is not checked)."""
+    for p in ctx.placeholders():
+        name = p.name
+        short = name.split(":", 1)[1] if name.lower().startswith("hivevar:") else name
+        if p.field is not None:  # an f-string field: Python fills it when the code runs
+            message = (f"the f-string field `{p.field}` is filled in when the code runs, and icelint, which does not "
+                       "run it, has no value for it, so it cannot tell what the statement does")
+            help = (f"give it the value it has when the migration runs: `icelint check --var {name}=VALUE`, or "
+                    f"`{name} = \"VALUE\"` under [tool.icelint.vars] in pyproject.toml")
+        else:
+            message = (f"placeholder `${{{name}}}` has no value: Flyway refuses to run this script (\"No value "
+                       f"provided for placeholder\"), and Spark leaves `${{{name}}}` in the SQL as written, so icelint "
+                       "cannot tell what the statement does")
+            help = (f"give it a value: `icelint check --var {short}=VALUE`, or `{short} = \"VALUE\"` under "
+                    "[tool.icelint.vars] in pyproject.toml")
+        yield Finding(rule=RULE.code, name=RULE.name, severity=RULE.severity, path=p.path, line=p.line,
+                      column=p.column, end_line=p.end_line, end_column=p.end_column, message=message, help=help)
 
 
-RULE = Rule("ICE060", "unresolved-placeholder", Severity.ERROR, check, __doc__, triggers=frozenset())
+RULE = Rule.over_files(("ICE060", "unresolved-placeholder", Severity.ERROR), check_files, __doc__, TEXT)

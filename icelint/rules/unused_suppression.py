@@ -33,13 +33,55 @@ from __future__ import annotations
 from typing import Iterator
 
 from icelint.values.findings import Finding, Severity
-from icelint.rules.kit.base import Rule, RuleContext
+from icelint.rules.kit.base import Rule
+from icelint.rules.kit.files import SUPPRESSIONS, FilesContext
 
 
-def check(ctx: RuleContext) -> Iterator[Finding]:
-    """Nothing per statement: `icelint.engine.suppress` reports unused suppressions once all rules ran
-    (`icelint.engine.suppress.lint` / `lint_text` run both)."""
-    return iter(())
+def check_files(ctx: FilesContext) -> Iterator[Finding]:
+    """Every suppression comment of the files under review, or rule named in one, that suppressed
+    nothing (the engine has applied them all and noted what each suppressed, `Directive.used`)."""
+    memo: dict = {}  # 50,000 copies of one comment line: one message
+    for path in sorted(ctx.directives):
+        for d in ctx.directives[path]:
+            key = (d.file_level, d.target is None, d.names, d.codes, frozenset(d.used) if d.used else None)
+            message = memo.get(key)
+            if message is None:
+                message = memo[key] = _message(d, ctx)
+            if not message:
+                continue
+            line, column, end_line, end_column = d.span.positions()  # two searches of the line starts, not four
+            yield Finding(
+                RULE.code, RULE.name, RULE.severity, d.path, line, column, end_line, end_column, message,
+                "remove the comment (or the rules it no longer needs), or move it next to the statement it is meant for",
+            )
 
 
-RULE = Rule("ICE100", "unused-suppression", Severity.WARNING, check, __doc__, triggers=frozenset())
+def _message(d, ctx: FilesContext) -> str:
+    """The message for the directive `d`, or "" when it suppressed everything it names."""
+    kind = "ignore-file" if d.file_level else "ignore"
+    problems: list[str] = []
+    if d.all_rules:
+        if "*" not in d.used:
+            problems.append("it suppresses nothing" + ("" if d.file_level or d.target is not None else ": no statement follows it"))
+    else:
+        for name, code in zip(d.names, d.codes):
+            if code is None:
+                problems.append(f"`{name}` is not an icelint rule")
+            elif code == RULE.code or code in d.used:
+                continue
+            elif code not in ctx.enabled:
+                r = ctx.rule(code)
+                problems.append(f"{code} ({r.name if r else code}) is not enabled, so there is nothing to suppress")
+            elif not d.file_level and d.target is None:
+                problems.append(f"`{name}` applies to no statement (none follows the comment)")
+            else:
+                r = ctx.rule(code)
+                label = f"{code} ({r.name})" if r else code
+                where = "in this file" if d.file_level else "on this statement"
+                problems.append(f"{label} suppresses nothing {where}")
+    if not problems:
+        return ""
+    return f"unused suppression `icelint: {kind}`: " + "; ".join(problems)
+
+
+RULE = Rule.over_files(("ICE100", "unused-suppression", Severity.WARNING), check_files, __doc__, SUPPRESSIONS)

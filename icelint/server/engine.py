@@ -8,7 +8,7 @@ configured state), with the editor's unsaved texts standing in for the files on 
 Around that call sits the server's speed (`slices.Slicer`): the migrations folder's files that
 cannot change this file's verdicts (they touch only other tables) are handed to the engine as
 empty texts, so that a keystroke does not re-parse and re-replay the whole folder. The engine
-itself is not changed; `tests/server/test_slices.py` proves that both give the same findings.
+itself is not changed; `tests/equivalence/test_slices.py` proves that both give the same findings.
 And the engine goes on from the state it reached after the files before this one in an earlier
 check (`run.checkpoint`, one `Checkpoints` per server; `tests/equivalence/test_checkpoint.py`).
 """

@@ -7,7 +7,7 @@ compiled by sqlglotc) and the Spark dialect's settings for it (its constructor a
 
 * the settings are a snapshot, `_spark_tokenizer.py`, generated from `sqlglot.dialects.spark` by
   `python scripts/gen_spark_tokenizer.py --write` for the sqlglot version it names
-  (`tests/test_tokenizer.py` fails when it is stale, and compares tokens with Spark's tokenizer);
+  (`tests/equivalence/test_tokenizer.py` fails when it is stale, and compares tokens with Spark's tokenizer);
 * `sqlglot` and `sqlglot.expressions` are put in `sys.modules` as module objects whose code has
   not run yet (the compiled `sqlglot.helper`, which the tokenizer imports, loads a library that
   lives in the `sqlglot.expressions` package), and `sqlglot.tokenizer_core` is imported under them.

@@ -210,7 +210,7 @@ def _direct_init(cls, then: str = ""):
     The generated `__init__` of a frozen dataclass sets each field through `object.__setattr__`
     (~4 us for a finding's 16 fields); a run can make tens of thousands of findings (one per unused
     suppression, per re-added column). This one takes the same parameters, in the same order with
-    the same defaults, and stores the same values (`tests/test_speed2k_equivalence.py` compares the
+    the same defaults, and stores the same values (`tests/equivalence/test_findings.py` compares the
     two). Only for dataclasses whose fields all have plain defaults and no `__post_init__`."""
     plain = cls.__init__
     params, store, defaults = [], [], {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_cli import run
+from tests.cli.test_commands import run
 
 MIGRATION = (
     "CREATE TABLE db.orders (order_id bigint NOT NULL, quantity bigint, note string) USING iceberg;\n"

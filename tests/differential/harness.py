@@ -55,7 +55,7 @@ statement's file and line range):
    no error finding lies outside every statement (``error-outside-statements``); an accepted
    statement on a table whose health check was already failing cannot be judged harmless;
 4. per table, icelint's replayed final state equals Spark's final metadata.json on the keys
-   ``tests/test_replay_fixtures.py`` compares (``final-state-mismatch``); a column type icelint
+   ``tests/replay/test_replay_fixtures.py`` compares (``final-state-mismatch``); a column type icelint
    cannot know (``{"type": "icelint-unknown", ...}``, a CTAS column) matches any type of Spark's.
 
 Run one or a few cases by hand (prints every statement's outcome)::
@@ -96,7 +96,7 @@ def spark_error(exc: BaseException) -> str:
 CASES_DIR = Path(__file__).parent / "cases"
 NAMESPACE = "db"
 
-# Keys of metadata.json that the replay must reproduce (as tests/test_replay_fixtures.py):
+# Keys of metadata.json that the replay must reproduce (as tests/replay/test_replay_fixtures.py):
 # volatile keys (uuid, location, timestamps, snapshots) and the `owner` property are not compared.
 COMPARED = (
     "format-version", "schemas", "current-schema-id", "last-column-id", "partition-specs", "default-spec-id",
@@ -733,8 +733,8 @@ def _catalog_specific(error: str | None) -> str | None:
 
 
 def _expected_history_loss(st: Any, mine: list[Any]) -> bool:
-    """Policy, documented in docs/iceberg-behaviour.md: snapshot procedures are warnings (issue 3 fixes
-    their severity), so when `expire_snapshots` and its kind make time travel to the expired snapshots
+    """Policy, documented in docs/iceberg-behaviour.md: snapshot procedures are warnings (their
+    severity is fixed), so when `expire_snapshots` and its kind make time travel to the expired snapshots
     fail, that is the procedure doing its job, and ICE010's warning is the expected verdict."""
     only_time_travel = all(": time travel fails:" in h for h in st.health_failures)
     return only_time_travel and any(f.rule == "ICE010" for f in mine)

@@ -1,4 +1,4 @@
-"""Fixed migrations in real Spark 3.5.9 + Iceberg 1.10.2 (issue 12, "Verified" (2)).
+"""Fixed migrations in real Spark 3.5.9 + Iceberg 1.10.2.
 
 For every differential case that offers a fix `--fix --unsafe-fixes` applies (safe and unsafe, never
 display-only), the fixes are applied exactly as `tests/rules/test_fix_replay.py` applies them (the

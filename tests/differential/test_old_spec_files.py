@@ -13,7 +13,7 @@ import pytest
 import json
 
 from tests.differential.harness import SetupError, load_cases
-from tests.test_cli import run
+from tests.cli.test_commands import run
 
 pytestmark = pytest.mark.spark
 

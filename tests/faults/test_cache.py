@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from icelint.run import cache
-from tests.test_cli_cache import SNAPSHOT, icelint, project
+from tests.equivalence.test_cache import SNAPSHOT, icelint, project
 
 
 def proj(path: Path, extra: str = "") -> Path:

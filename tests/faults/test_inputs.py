@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import run
+from tests.cli.test_commands import run
 
 
 @pytest.mark.parametrize("args", [

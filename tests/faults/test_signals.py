@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.test_cli import _env
+from tests.cli.test_commands import _env
 
 # the interpreter is up (site imported): say so, then start icelint exactly as `python -m icelint` does
 _LAUNCH = """import os, runpy, sys

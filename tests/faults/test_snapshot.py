@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import _env
+from tests.cli.test_commands import _env
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "examples" / "snapshots" / "db.events.metadata.json"

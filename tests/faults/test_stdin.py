@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import _env
+from tests.cli.test_commands import _env
 
 SQL = ("CREATE TABLE db.t (id bigint, a int, b string) USING iceberg;\n"
        "ALTER TABLE db.t DROP COLUMN a;\nALTER TABLE db.t ADD COLUMN a string;\n"

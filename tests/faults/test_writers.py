@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from icelint.util import writing
-from tests.test_cli import run
+from tests.cli.test_commands import run
 
 CREATE = "CREATE TABLE db.logs (id bigint, logged_at timestamp) USING iceberg PARTITIONED BY (days(logged_at));\n"
 MISSPELT = "ALTER TABLE db.logs DROP PARTITION FIELD Logged_At_Day;\n"  # ICE003, a safe fix

@@ -1,4 +1,4 @@
-"""Fixes that work when applied (issue 12, "Verified" (1)).
+"""Fixes that work when applied.
 
 Over every input of `tests/rules/test_help_replay.py` (the rule cases, the replay fixtures, the story
 and the differential cases, their `setup.sql` replayed before the migration), the fixes that `--fix

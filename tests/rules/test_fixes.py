@@ -1,7 +1,7 @@
 """The fix generators, one by one: exact content, applicability, and the schema the fixed file reaches.
 
 `test_fix_replay.py` applies every fix over the whole corpus; this file pins what each kind of fix
-writes, on small migrations whose intent is known (issue 12, "The fixes").
+writes, on small migrations whose intent is known.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Help that works when it is followed (issue 11 §3).
+"""Help that works when it is followed.
 
 For every finding over the rule cases (`fixtures/rules`), the replay fixtures (`fixtures/replay`),
 the story (`fixtures/story`) and the differential cases (`tests/differential/cases`, their

@@ -52,7 +52,7 @@ def _inputs():
     for case, version in ((p, v) for p in sorted(cases.iterdir()) if (p / "setup.sql").is_file() for v in ("1.10", "1.9")):
         def run(case=case, version=version):
             # the setup replayed from its CREATE TABLEs stands for the metadata Spark wrote (the replay
-            # reproduces it exactly: tests/test_replay_fixtures.py and the differential suite check that)
+            # reproduces it exactly: tests/replay/test_replay_fixtures.py and the differential suite check that)
             migrations = ([case / "migration.sql"] if (case / "migration.sql").is_file() else []) + sorted(
                 (case / "migrations").glob("*.sql")
             )

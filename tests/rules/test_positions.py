@@ -1,4 +1,4 @@
-"""Every finding points at the token that is wrong, not at the whole statement (issue 11 §4)."""
+"""Every finding points at the token that is wrong, not at the whole statement."""
 
 from __future__ import annotations
 

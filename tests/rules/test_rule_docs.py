@@ -48,8 +48,7 @@ def findings(sql: str, rules) -> list:
         from icelint.engine.pipeline import replay_sources
 
         m = embedded.read(SourceFile("example.py", str(sql)), {})
-        codes = [r.code for r in rules]
-        return embedded.lint(replay_sources([m.substituted]), list(rules), {"example.py": m}).findings + embedded.unread_findings({"example.py": m}, codes)
+        return embedded.lint(replay_sources([m.substituted]), list(rules), {"example.py": m}).findings + embedded.source_findings({"example.py": m}, list(rules))
     version = re.search(r"^-- iceberg-version: (\S+)$", sql, re.M)
     return placeholders.lint_text(sql, list(rules), path="example.sql", iceberg_version=version[1] if version else "1.10") + plan_findings(sql, rules)
 
@@ -58,7 +57,7 @@ FILE_HEADER = re.compile(r"^-- file: (?P<name>\S+)(?: \((?P<notes>[^)]*)\))?$", 
 
 
 def plan_findings(sql: str, rules) -> list:
-    """The file-level findings (`icelint.engine.history`) of an example written as several files.
+    """The findings of the rules over the plan's files (`icelint.engine.history`) of an example written as several files.
 
     Each `-- file: V2__x.sql (notes)` comment starts a file; `applied` in the notes makes it history
     (a file of the migrations folder not under review), `changed since main` also puts an older

@@ -1,4 +1,4 @@
-"""The data at stake (issue 13 §1): counts read from the manifests of real tables, in messages and in
+"""The data at stake: counts read from the manifests of real tables, in messages and in
 the JSON `impact`, through every state source; the budget, unreachable manifests, the sidecar.
 
 The pyiceberg-written table `db.events` (SQL catalog on SQLite, warehouse in Hadoop layout):

@@ -1,4 +1,4 @@
-"""The data at stake, counted from the manifests of a table Spark 3.5.9 + Iceberg 1.10.2 wrote (issue 13 §1).
+"""The data at stake, counted from the manifests of a table Spark 3.5.9 + Iceberg 1.10.2 wrote.
 
   INSERT (1, 'a', NULL), (2, NULL, NULL), (3, 'c', NULL)
   INSERT (4, NULL, NULL)

@@ -7,7 +7,7 @@ list shared along a table's chain of states: `append` adds to the shared list wh
 its newest (the usual case, O(1)), and copies only when an older state is extended a second time.
 
 It reads as a tuple (index, slice, iterate, `len`, `==` and `hash` against tuples). Tested against
-tuples in `tests/test_scale_shortcuts.py`.
+tuples in `tests/equivalence/test_chain.py`.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ a column moved, where it was (`splice`).
 Reading a retired version's `fields` (`Schema.fields` finds none in its dict) revives it: the
 versions after it are followed to the first one that is not retired and their differences undone
 on one list; it, and every `CHECKPOINT`th version on the way, keep their fields from then on (see
-`revive`). Every other attribute is derived from the fields and computed again when asked. `tests/test_versions.py`
+`revive`). Every other attribute is derived from the fields and computed again when asked. `tests/equivalence/test_versions.py`
 compares each version with the version as it was before it was retired.
 
 A commit that makes a schema equal to an older one gives the table that older version's id again

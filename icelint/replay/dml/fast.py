@@ -14,7 +14,7 @@ and every name is one unqualified identifier. `shape` recognises them; `passes` 
 statement certainly passes every check the sqlglot path runs (its columns resolve, the arity and
 the literal types are right). Anything else, and any statement that might fail, goes the sqlglot
 way, which builds the exact error: this module never raises an error of its own, so the verdicts
-(and messages) are the sqlglot path's, only reached sooner (`tests/test_dml_fast.py` compares the
+(and messages) are the sqlglot path's, only reached sooner (`tests/equivalence/test_dml_fast.py` compares the
 two on generated statements).
 """
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple, Callable, Iterator
+from typing import TYPE_CHECKING, NamedTuple, Callable, Iterable, Iterator
 
 from icelint.values import changes as ch
 from icelint.values.findings import Finding, Severity
@@ -36,16 +36,29 @@ class RuleId(NamedTuple):
 
 @dataclass(frozen=True)
 class Rule:
-    """A rule: its code, name, default severity, check function, documentation and the changes that trigger it."""
+    """A rule: its code, name, default severity, check function, documentation and the changes that trigger it.
+
+    A rule over statements has a `check`, called with each replay outcome that carries one of its
+    `triggers`. A rule over files (`Rule.over_files`) has a `check_files` instead, called once per
+    run at its `stage` (`rules/kit/files.py`)."""
 
     code: str
     name: str
     severity: Severity
-    check: Callable[["RuleContext"], Iterator[Finding]]
+    check: Callable[["RuleContext"], Iterator[Finding]] | None
     doc: str
     # The step classes, change classes and outcome kinds (SCHEMA_CHANGED, REJECTED, SKIPPED) that can
     # make the rule report; the checker calls it for those outcomes only (None: for every outcome).
     triggers: frozenset | None = None
+    check_files: Callable[..., Iterable[Finding]] | None = None  # (FilesContext) -> findings
+    stage: str | None = None  # when the engine calls `check_files` (`rules/kit/files.py`)
+
+    @classmethod
+    def over_files(cls, rule_id: tuple, check_files: Callable[..., Iterable[Finding]], doc: str, stage: str) -> "Rule":
+        """A rule over files (`rules/kit/files.py`), from its (code, name, severity): `Rule.over_files(("ICE060",
+        "unresolved-placeholder", Severity.ERROR), check_files, __doc__, TEXT)`."""
+        code, name, severity = rule_id
+        return cls(code, name, severity, None, doc, frozenset(), check_files, stage)
 
     @property
     def summary(self) -> str:

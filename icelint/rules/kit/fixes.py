@@ -57,7 +57,7 @@ def from_help(ctx, help_text: str | None, applicability: Applicability, message:
 
 def from_proposed(ctx, proposed: Proposed, applicability: Applicability, message: str, elsewhere: bool = False) -> Fix | None:
     """`from_help(ctx, proposed.text, ...)` from the statements the recipe recorded: the same edit
-    (`tests/rules/test_fix_from_proposed.py` compares the two), without parsing the help."""
+    (`tests/equivalence/test_kit_fixes.py` compares the two), without parsing the help."""
     here = ctx.step.span
     if elsewhere:
         if proposed.elsewhere is None:

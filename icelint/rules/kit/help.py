@@ -127,7 +127,7 @@ def simple_statements(text: str) -> tuple[str, ...] | None:
     simple shapes above (`ALTER TABLE t RENAME COLUMN a.b TO c`, `ALTER TABLE t DROP COLUMN(S) a, b.c`)
     joined by `; `, names plain words: the parser reads each as that statement, spanning exactly it
     (it takes every plain word as a name there, keywords too, as Spark does). None otherwise (then
-    ask the parser). tests/rules/test_help_simple_statements.py compares this with the parser's
+    ask the parser). tests/equivalence/test_kit_help.py compares this with the parser's
     answer, every keyword in every name position included."""
     if len(text) > _MAX_SIMPLE:
         return None

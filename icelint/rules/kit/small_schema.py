@@ -4,7 +4,7 @@ The replay moves a schema's lookup tables to the next version (`Schema.carry_ind
 an older version walks or moves them back (`model/schema.py` `_older`, `model/storage/lookups.py` `_move_table`), and the help of
 N drops and re-adds asks two different old versions per finding, so the tables travel back and forth
 (a long run's cost). For a schema of a few columns a scan of `schema.fields` gives the same answer for less.
-Each function returns exactly what the `Schema` method it names returns (tests/test_small_schema.py
+Each function returns exactly what the `Schema` method it names returns (tests/equivalence/test_small_schema.py
 compares them, case twins and nested fields included); wide schemas and nested paths use that method.
 """
 

@@ -85,7 +85,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         where = f"struct `{after.name_of(parent)}`" if parent is not None else "the table"
         yield ctx.finding(
             RULE,
-            f"`{ctx.table_name}`: {what} changes the column order of {where}: {names} shift position. Iceberg keeps "
+            f"`{ctx.table_name}`: {what} changes the column order of {where}: {names} shift position: Iceberg keeps "
             "the values, but `INSERT INTO ... VALUES`, `INSERT INTO ... SELECT *` and `named_struct` values written for "
             "the old order now land in other columns (silently when the types are compatible)",
             "leave the position out: add columns at the end and keep the physical order (a view can show another "

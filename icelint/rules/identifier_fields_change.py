@@ -54,8 +54,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.finding(
             RULE,
             f"`{ctx.table_name}`: the row key changes from ({', '.join(keep)}) to ({', '.join(now) or 'none'}): {label} "
-            "is no longer an identifier field. Upsert and CDC writers (Flink, Kafka Connect) and equality deletes key "
-            "rows on the identifier fields, so writers configured with the old key fail or match the wrong rows",
+            "is no longer an identifier field, so upsert and CDC writers (Flink, Kafka Connect) and equality deletes, "
+            "which key rows on the identifier fields, fail or match the wrong rows while configured with the old key",
             _help(ctx.table_name, keep, now),
             span=_span(c, schema, removed),
             column=names[0],

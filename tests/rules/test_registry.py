@@ -229,3 +229,21 @@ def test_no_stub_rule(name: str) -> None:
     if rule.check_files is not None:
         assert rule.stage is not None and rule.triggers == frozenset(), f"{rule.code}: a rule over files has a stage"
     assert _stub_bodies(Path(mod.__file__).read_text(encoding="utf-8")) == [], f"{rule.code}: a stub function"
+
+
+def test_every_message_is_one_sentence() -> None:
+    """A finding's message is one sentence for a data engineer (the remedy goes in `help`): no
+    sentence break in icelint's own words, over every finding of the rule corpus. Spark's and
+    Iceberg's own messages, quoted after `Spark:`, `Iceberg:`, an error class or a reader's error
+    code, may hold several."""
+    from tests.corpus import corpus_runs, lint_files
+
+    quoted = re.compile(r"(\[[A-Z_]+\].*|(Spark|Iceberg)( rejects this \w+)?: .*|Code: \d+.*|\w+Error: .*|'[^']*'|\"[^\"]*\")")
+    sentence_break = re.compile(r"[a-z0-9`)\]]\. +[A-Z]")
+    seen = 0
+    for files in corpus_runs():
+        for f in lint_files(files)[1]:
+            seen += 1
+            own = quoted.sub("…", f.message)
+            assert "\n" not in f.message and not sentence_break.search(own), (f.rule, f.message)
+    assert seen > 1000

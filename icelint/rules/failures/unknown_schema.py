@@ -92,8 +92,8 @@ def _untyped(ctx: RuleContext) -> Iterator[Finding]:
             )
             yield ctx.finding(
                 RULE,
-                f"`{table}`: icelint cannot know the type of {_plural(len(cols), 'column')} of this query: {named}. "
-                "Checks that need a column's type (type changes, partition transforms, values written) skip "
+                f"`{table}`: icelint cannot know the type of {_plural(len(cols), 'column')} of this query: {named}, so "
+                "checks that need a column's type (type changes, partition transforms, values written) skip "
                 f"{'them' if len(cols) > 1 else 'it'}; the names and field ids of every column, and the other columns, are checked as usual"
                 + (
                     " (should one of them be a struct, list or map, Spark numbers its fields after the top-level "

@@ -1,5 +1,5 @@
-"""ICE003's shared analysis (`rules/partition_source_change.py`: worked out once per statement for the
-partition rules) gives the findings that working it out at every ask gives, over the corpus.
+"""The partition rules' shared analysis (`rules/partition_sources/analysis.py`: worked out once per
+statement for ICE003, ICE025, ICE026, ICE027) gives the findings that working it out at every ask gives, over the corpus.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from icelint.rules import partition_source_change
+from icelint.rules.partition_sources import analysis
 from tests.corpus import corpus_runs, everything_shown, lint_files, lint_files_afresh, run_id
 
 RUNS = corpus_runs()
@@ -19,6 +19,6 @@ def test_partition_analysis_memo_over_the_corpus(files: list[Path], monkeypatch:
     """The partition rules' shared analysis, worked out once per statement, gives the findings that
     working it out at every ask gives."""
     _, fast = lint_files(files)
-    monkeypatch.setattr(partition_source_change, "findings", lambda ctx: list(partition_source_change._findings(ctx)))
+    monkeypatch.setattr(analysis, "findings", lambda ctx: list(analysis._findings(ctx)))
     _, plain = lint_files_afresh(files)
     assert everything_shown(fast) == everything_shown(plain)

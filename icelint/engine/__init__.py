@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 if TYPE_CHECKING:
     from icelint.config import Config
@@ -63,6 +63,10 @@ class CheckRequest:
         over both.
       `spark`: a SparkSession asked for the state of every table the SQL touches that no other
         source gives (`icelint.spark`).
+      `live`: the states of a live catalog, in place of the state sources and flags (the Spark
+        guard's session): called with the table names the SQL references, it returns ({table:
+        `sources.LoadedState`}, {table: where it was asked and is absent}); the data counts of a
+        state are read when a finding asks.
     Options:
       `since`: a git REF: the reported files are those changed since its merge-base with HEAD
         (among `paths`, default the migrations folder); files unchanged since then are applied.
@@ -80,6 +84,12 @@ class CheckRequest:
       `parallel`: whether tables may be replayed and linted in forked processes when the run is large
         (`icelint.run.parallel`); the `icelint` executable asks for it, a library call in someone
         else's process (or a process with threads: the language server) does not.
+      `batch`: the inputs are statements a job runs together (the Spark guard's): `context_texts`
+        (the statements already run, not reported on) then `texts`, in the order given, one
+        deployment; no migrations folder, no git, and no state holds any of them.
+      `checkpoints`: an `icelint.run.checkpoint.Checkpoints` kept from one check to the next (a
+        language server's): the check goes on from the state an earlier one reached after the same
+        files, and keeps its own; the findings are the same.
     """
 
     paths: tuple[str, ...] = ()
@@ -100,6 +110,9 @@ class CheckRequest:
     texts_are_inputs: bool = True
     parallel: bool = False
     configure: "Callable[[Config], Config] | None" = field(default=None, compare=False)
+    checkpoints: Any = field(default=None, compare=False)
+    batch: bool = False
+    live: "Callable[[Sequence[str]], tuple[dict, dict]] | None" = field(default=None, compare=False)
 
     def with_texts(self, texts: Mapping[str, str]) -> "CheckRequest":
         """The same inputs with `texts` standing in for those files too (a `--fix` pass)."""

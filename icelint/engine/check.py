@@ -72,22 +72,32 @@ def _prepare(request, pack: bool) -> _Prepared:
     cfg = config_for(request)
     given = [p for p in request.texts if p not in request.paths] if request.texts_are_inputs else []
     texts = {**request.context_texts, **request.texts}
-    if not request.paths and given:  # in-memory inputs (stdin, editor buffers): placed in their folder
+    if request.batch:  # statements of a job: in their order, as one deployment
+        from icelint.engine.inputs import batch_plan
+
+        plan = batch_plan(request)
+    elif not request.paths and given:  # in-memory inputs (stdin, editor buffers): placed in their folder
         plan = stdin_input.plan_texts(given, cfg.migrations, cfg.order)
     else:
         plan = make_plan(list(request.paths), migrations=cfg.migrations, since=request.since, order=cfg.order,
                          note=request.note)
-    if len(plan.files) > 1 or request.since is not None:  # one file alone: no boundary, no history to weigh
-        plan.git = git_facts(plan.files, request.since, texts)
+    if not request.batch and (len(plan.files) > 1 or request.since is not None):  # one file alone: no boundary, no history to weigh
+        facts = git_facts if request.checkpoints is None else request.checkpoints.git_facts
+        plan.git = facts(plan.files, request.since, texts)
     if not plan.pending and request.since is None:
         raise InputError(f"{' '.join(request.paths) or cfg.migrations}: no .sql files found")
     values = dict(cfg.vars)
     maps: dict = {}
-    by_key = {_key(k): v for k, v in texts.items()}  # a buffer stands in for its file however its path is spelt
+    by_key: dict | None = None  # a buffer stands in for its file however its path is spelt (made when first asked)
 
     def read(path):
+        nonlocal by_key
         name = str(path)
-        text = texts.get(name, by_key.get(_key(name)) if by_key else None)
+        text = texts.get(name)
+        if text is None and texts:
+            if by_key is None:
+                by_key = {_key(k): v for k, v in texts.items()}
+            text = by_key.get(_key(name))
         if text is not None:
             src = SourceFile(name, text)
         else:
@@ -125,7 +135,12 @@ def _states(request, cfg, parsed, plan, notes: list[str], inferred: list[str]):
     initial: dict = {}
     absent: dict = {}
     stats = None
-    if opts.has_source():
+    if request.live is not None:  # a live catalog: its states, in place of the sources
+        from icelint.sources.table_stats import StatsProvider
+
+        live, gone = request.live(parsed.referenced_tables)
+        initial, absent, stats = {k: v.metadata for k, v in live.items()}, dict(gone), StatsProvider(live)
+    elif opts.has_source():
         from icelint.sources import load_states
         from icelint.sources.table_stats import provider_for
 
@@ -137,11 +152,11 @@ def _states(request, cfg, parsed, plan, notes: list[str], inferred: list[str]):
         notes.extend(states.unused)
     initial.update({table_key(k): v for k, v in request.states.items()})
     if request.spark is not None:
-        from icelint.spark import table_states
+        from icelint.sources.spark_session import table_states
 
         wanted = [t for t in dict.fromkeys(table_key(r) for r in parsed.referenced_tables) if t not in initial]
         initial.update(table_states(request.spark, wanted, missing_ok=True))
-    if initial:
+    if initial and not request.batch:  # a batch runs after the states were read: none of it is in them
         _apply_prefixes(initial, parsed, plan, cfg, inferred)
     return initial, absent, stats
 
@@ -184,8 +199,12 @@ def check(request):
     prep = _prepare(request, request.pack)
     cfg, plan, maps = prep.cfg, prep.plan, prep.maps
     rules = cfg.rules()
-    parsed = parse_plan(plan, read=prep.read, pack=prep.pack)
-    parsed.deployments = deployments(plan)
+    resume = None
+    if _stateless(request, cfg):  # a checkpoint's replay starts from no state: the run goes on from one
+        parsed, resume = request.checkpoints.parse(plan, prep.read, cfg, deployments(plan))
+    else:
+        parsed = parse_plan(plan, read=prep.read, pack=prep.pack)
+        parsed.deployments = deployments(plan)
     initial, absent, stats = _states(request, cfg, parsed, plan, prep.notes, prep.inferred)
     pending = pending_part(parsed, plan)
     if request.note is not None:
@@ -198,8 +217,10 @@ def check(request):
         replayer = Replay(initial or None, catalog_kind=cfg.catalog_kind, deployments=parsed.deployments,
                           iceberg_version=cfg.iceberg_version)
         pack = own and long_run
+        if resume is not None:
+            replayer = resume.replayer(replayer)
         findings, result = lint_replay(replayer, steps, rules, absent=absent, stats=stats, own_steps=own,
-                                       packed=PackedFindings() if pack else None)
+                                       packed=PackedFindings() if pack else None, resume=resume)
         if not own:
             return only_pending(findings, Run(parsed.sources, parsed.files, steps, result), plan)
         moved = moved_reports(findings, Run(parsed.sources, parsed.files, steps, result), plan) if plan.context else []
@@ -209,7 +230,7 @@ def check(request):
         return with_moved([f for f in found if f.path in plan.pending_names], moved)
 
     statements = pending.statement_count
-    findings = lint_partitioned(parsed.steps, lint_steps, allowed=request.parallel, stats=stats)
+    findings = lint_partitioned(parsed.steps, lint_steps, allowed=request.parallel, stats=stats) if resume is None else None
     if findings is None:
         steps, parsed.steps, pending.steps = parsed.steps, [], []
         findings = lint_steps(steps, own=True)
@@ -243,6 +264,17 @@ def check(request):
     if request.positions:
         report.statements_by_file = embedded.statement_positions(pending.files, maps)
     return report
+
+
+def _stateless(request, cfg) -> bool:
+    """Whether the request has checkpoints and nothing but its files feeds the replay (no state)."""
+    if request.checkpoints is None or request.pack or request.states or request.spark is not None or request.live is not None:
+        return False
+    from icelint.sources import StateOptions
+    from icelint.sources.options import resolve
+
+    flags = request.state or StateOptions()
+    return not resolve(flags.metadata, flags, cfg.state() or None).has_source()
 
 
 def replay_plan(request):

@@ -7,6 +7,7 @@ rules look back at (`Outcome.slimmed`): the states of a long run are not all hel
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import TYPE_CHECKING, Sequence
 
 from icelint.values import changes as ch
@@ -42,6 +43,7 @@ def lint_replay(
     stats: object = None,
     own_steps: bool = False,
     packed: PackedFindings | None = None,
+    resume=None,
 ) -> tuple[list[Finding] | PackedFindings, ReplayResult]:
     """Replay `steps` and lint each outcome as it comes (the same findings as `lint_run` on the
     replay's whole result): an outcome linted is replaced in `result.outcomes` by its slimmed form,
@@ -54,21 +56,32 @@ def lint_replay(
 
     `packed`: a `run.packed_findings.PackedFindings` the findings go into as they are found (its
     `spill` takes the linter's list so far), returned instead of a list: for a caller that reads them
-    once it has let go of the result."""
-    result, outcomes = replay.stream(steps)
+    once it has let go of the result.
+
+    `resume` (a `run.checkpoint.Resume`): `replay` holds the state a checkpoint kept after the
+    first steps, whose outcomes and linter state `resume` gives back; the run goes on from there, and
+    leaves checkpoints of its own after each of `resume.boundaries` steps."""
+    done = resume.outcomes() if resume is not None else None
+    result, outcomes = replay.stream(steps, done)
     result.absent, result.stats = absent or {}, stats
-    linter = _Linter(result, rules)
+    linter = _Linter(result, rules) if done is None else resume.linter(result)
     linter.packed = packed
-    visit, kept, last = linter.visit, result.outcomes, {}
+    visit, kept, last = linter.visit, result.outcomes, {} if done is None else resume.last()
     lean = ch.linted if own_steps else None
-    for i, outcome in enumerate(outcomes):  # one outcome per step, in order: outcome i is of steps[i]
-        if visit(outcome):
-            step = None
-            if lean is not None:
-                step = lean(outcome.step)
-                if step is not outcome.step:
-                    steps[i] = step  # type: ignore[index]
-            kept[i] = outcome.slimmed(last, step)
+    stops = resume.boundaries if resume is not None else ()
+    # one outcome per step, in order: outcome i is of steps[i]; in parts when checkpoints are taken between them
+    parts = [islice(outcomes, b - a) for a, b in zip((len(kept), *stops), stops)] if stops else []
+    for part in (*parts, outcomes):
+        for i, outcome in enumerate(part, len(kept)):
+            if visit(outcome):
+                step = None
+                if lean is not None:
+                    step = lean(outcome.step)
+                    if step is not outcome.step:
+                        steps[i] = step  # type: ignore[index]
+                kept[i] = outcome.slimmed(last, step)
+        if part is not outcomes:
+            resume.save(replay, result, linter, last, steps)
     linter.run_deferred()
     if linter.packed is not None:
         linter.packed.keep_loose(linter._findings)
@@ -143,6 +156,21 @@ class _Linter:
         if self.packed is not None:
             self._findings = self.packed.spill(findings)
         return whole
+
+    def resumed(self, result: ReplayResult) -> _Linter:
+        """A copy of this walk's state, going on over `result` (a run continuing from a checkpoint,
+        `run.checkpoint`): the histories, findings and deferred checks are its own, this one's
+        stay as they are."""
+        out = _Linter.__new__(_Linter)
+        out.__dict__.update(self.__dict__)
+        out.result = result
+        out.run = RunContext(result)  # its look-ups are made again over `result`; the budget spent so far goes on
+        out.run.suggestions = self.run.suggestions
+        out.histories = {k: h.snapshot() for k, h in self.histories.items()}
+        out._findings = list(self._findings)
+        out.chosen = dict(self.chosen)
+        out.deferred = list(self.deferred)
+        return out
 
     def run_deferred(self) -> None:
         """The checks that needed the statements after their own, now that the replay is over."""

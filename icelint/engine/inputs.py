@@ -43,3 +43,15 @@ def config_groups(request) -> list[tuple[object, tuple[str, ...]]]:
         cfg = load_config(starts[found])
         out.append((request.configure(cfg) if request.configure is not None else cfg, tuple(paths)))
     return out
+
+
+def batch_plan(request):
+    """The plan of a batch (`CheckRequest.batch`): the statements already run, then the inputs, in the
+    order given; all new to git, so that they deploy together."""
+    from icelint.plan import GitFacts
+    from icelint.plan.pending import Plan
+
+    names = [*request.context_texts, *(p for p in request.texts if p not in request.context_texts)]
+    plan = Plan([Path(n) for n in names], [Path(n) for n in request.texts])
+    plan.git = GitFacts(new=frozenset(str(f) for f in plan.files))
+    return plan

@@ -12,14 +12,18 @@ from icelint.syntax import ast
 DATA_WRITING = ("insert", "update", "delete", "merge", "truncate")
 
 
-def lower_files(files: Iterable[ast.ParsedFile], texts: dict[str, str] | None = None) -> list[ch.Step]:
+def lower_files(
+    files: Iterable[ast.ParsedFile], texts: dict[str, str] | None = None, start: int = 0, namespace: str | None = None
+) -> list[ch.Step]:
     """All statements of all files, in order, as steps; indexes run across files.
 
     `texts` (path → source text) lets DML carry its own text for the checks of `replay/dml.py`.
+    `start` and `namespace`: the files continue a run whose earlier files lowered to `start` steps
+    and left the session in `namespace` (`namespace_after`).
     """
-    counter = count()
+    counter = count(start)
     out: list[ch.Step] = []
-    namespace: str | None = None  # set by USE: the session's namespace, for every later file too
+    # namespace: set by USE, the session's namespace, for every later file too
     for f in files:
         text = (texts or {}).get(f.path)
         for stmt in f.statements:
@@ -66,6 +70,14 @@ def _place_refs(steps: list[ch.Step]) -> list[ch.Step]:
         elif table_key(s.ref.parent) in named:
             steps[i] = s._replace(table=s.ref.parent)
     return steps
+
+
+def namespace_after(steps: Iterable[ch.Step], namespace: str | None = None) -> str | None:
+    """The session's namespace after `steps` (lowered from `namespace`), as `lower_files` carries it on."""
+    for step in steps:
+        if isinstance(step, ch.UseNamespace):
+            namespace = _use_namespace(step.namespace)
+    return namespace
 
 
 def _use_namespace(name: str) -> str:

@@ -73,11 +73,14 @@ def _names(out: str | None, top: Path) -> set[str]:
     return {_key(top / n) for n in (out or "").split("\0") if n}
 
 
-def git_facts(files: Iterable[str | Path], since: str | None = None, texts: dict[str, str] | None = None) -> GitFacts:
+def git_facts(files: Iterable[str | Path], since: str | None = None, texts: dict[str, str] | None = None,
+              memo: dict | None = None) -> GitFacts:
     """Applied and new files among `files`, per work tree (`--since REF`: against the merge-base).
 
     A file whose text is given in memory (`texts`: an editor buffer, standard input) is applied
-    only when that text is the text committed at HEAD."""
+    only when that text is the text committed at HEAD. `memo`: git's answers, kept by a caller that
+    knows the repository and the files unchanged since (`run.checkpoint`)."""
+    memo = {} if memo is None else memo
     by_top: dict[Path, list[str]] = {}
     tops: dict[str, Path | None] = {}
     for f in files:
@@ -92,17 +95,13 @@ def git_facts(files: Iterable[str | Path], since: str | None = None, texts: dict
     new: set[str] = set()
     existed: set[str] = set()
     for top, names in by_top.items():
-        base: str | None = "HEAD"
-        if since is not None:
-            out = _git(["merge-base", since, "HEAD"], top)
-            base = out.strip() if out else None
-        tracked_out = _git(["ls-tree", "-r", "--name-only", "-z", base, "--"], top) if base else None
-        if tracked_out is None:
+        if (top, since) not in memo:
+            memo[(top, since)] = _tree_facts(top, since)
+        got = memo[(top, since)]
+        if got is None:
             new.update(names)  # no commit yet (or REF unknown: `--since` says so itself)
             continue
-        tracked = _names(tracked_out, top)
-        changed = _names(_git(["diff", "--name-only", "-z", "--no-renames", base, "--"], top), top)
-        untracked = _names(_git(["ls-files", "--others", "--exclude-standard", "-z"], top), top)
+        base, tracked, changed, untracked = got
         for n in names:
             k = _key(n)
             if k in tracked:
@@ -111,13 +110,31 @@ def git_facts(files: Iterable[str | Path], since: str | None = None, texts: dict
                 new.add(n)
             elif k in tracked:
                 if texts and n in texts:  # an editor buffer: applied only as committed
-                    committed = _git(["show", f"{base}:{Path(k).relative_to(top).as_posix()}"], top)
+                    rel = Path(k).relative_to(top).as_posix()
+                    if (top, base, rel) not in memo:
+                        memo[(top, base, rel)] = _git(["show", f"{base}:{rel}"], top)
+                    committed = memo[(top, base, rel)]
                     if committed is None or committed.replace("\r\n", "\n") != texts[n].replace("\r\n", "\n"):
                         new.add(n)
                         continue
                 applied.add(n)
             # else: ignored by git, or outside the work tree: git says nothing
     return GitFacts(frozenset(applied), frozenset(new), frozenset(existed))
+
+
+def _tree_facts(top: Path, since: str | None) -> tuple | None:
+    """(the commit compared with, real paths tracked in it, changed since, untracked) of one work
+    tree; None when there is no such commit."""
+    base: str | None = "HEAD"
+    if since is not None:
+        out = _git(["merge-base", since, "HEAD"], top)
+        base = out.strip() if out else None
+    tracked_out = _git(["ls-tree", "-r", "--name-only", "-z", base, "--"], top) if base else None
+    if tracked_out is None:
+        return None
+    changed = _names(_git(["diff", "--name-only", "-z", "--no-renames", base, "--"], top), top)
+    untracked = _names(_git(["ls-files", "--others", "--exclude-standard", "-z"], top), top)
+    return base, _names(tracked_out, top), changed, untracked
 
 
 def fingerprint(files: Iterable[str | Path]) -> list[str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from icelint.values import changes as ch
@@ -223,11 +224,14 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
         return ReplayResult(outcomes, tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why,
                             steps=steps, iceberg_version=self.iceberg_version)  # fmt: skip
 
-    def stream(self, steps: Sequence[ch.Step]) -> tuple[ReplayResult, Iterator[Outcome]]:
+    def stream(self, steps: Sequence[ch.Step], done: list[Outcome] | None = None) -> tuple[ReplayResult, Iterator[Outcome]]:
         """The result, not final yet, and the outcomes one by one as each step is applied: each is
         appended to `result.outcomes` before it is yielded, and `result.final` is set after the last.
-        `result.tables` is the replay's own dict of the tables' states as they are now."""
-        result = ReplayResult([], self.tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why,
+        `result.tables` is the replay's own dict of the tables' states as they are now.
+        `done`: the outcomes of the first steps, applied earlier to the state this replay holds (a
+        checkpoint's, `run.checkpoint`); the list becomes `result.outcomes` and the replay goes on
+        from the step after them."""
+        result = ReplayResult([] if done is None else done, self.tables, self.initial, self.unknown, self.display, self.missing, self.unknown_why,
                               final=False, steps=steps, iceberg_version=self.iceberg_version)  # fmt: skip
 
         recent: dict[str, deque] = {}  # table → its newest schema versions (see `forget_link`)
@@ -236,7 +240,7 @@ class Replay(TablesMixin, ColumnsMixin, LayoutMixin, PropertiesMixin, DmlMixin):
 
         def outcomes() -> Iterator[Outcome]:
             append, apply = result.outcomes.append, self.apply
-            for s in steps:
+            for s in steps if done is None else islice(steps, len(done), None):
                 o = apply(s)
                 append(o)
                 yield o

@@ -35,6 +35,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
+from icelint.run.checkpoint import Checkpoints
 from icelint.version import __version__
 from icelint.server import convert
 from icelint.server.engine import Checked, check_document, fix_all
@@ -66,6 +67,7 @@ class State:
     timer: object = None  # the loop's handle of the debounced start of the queue
     running: object = None  # the task working through the queue, while it does
     slicer: Slicer = field(default_factory=Slicer)  # used by the worker thread only
+    checkpoints: Checkpoints = field(default_factory=Checkpoints)  # the same
     # one thread runs the checks, one at a time: the LSP loop keeps answering (hover, code actions) meanwhile
     worker: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="icelint-check"))
 
@@ -92,7 +94,7 @@ def make_server() -> LanguageServer:
     def run_check(path: Path, body: str, others: dict[str, str]) -> Checked:
         """The check, in the worker thread; whatever goes wrong, a `Checked` comes back."""
         try:
-            return check_document(path, body, others, state.slicer)
+            return check_document(path, body, others, state.slicer, state.checkpoints)
         except Exception as e:  # noqa: BLE001 - no text may stop the server
             log.error("checking %s failed:\n%s", path, traceback.format_exc())
             return Checked(None, error=f"internal error: {type(e).__name__}: {e} (the server's log has the details)")

@@ -9,6 +9,8 @@ Around that call sits the server's speed (`slices.Slicer`): the migrations folde
 cannot change this file's verdicts (they touch only other tables) are handed to the engine as
 empty texts, so that a keystroke does not re-parse and re-replay the whole folder. The engine
 itself is not changed; `tests/equivalence/test_slices.py` proves that both give the same findings.
+And the engine goes on from the state it reached after the files before this one in an earlier
+check (`run.checkpoint`, one `Checkpoints` per server; `tests/equivalence/test_checkpoint.py`).
 """
 
 from __future__ import annotations
@@ -41,9 +43,11 @@ def config_for(path: Path):
     return load_config(path.parent.resolve())
 
 
-def check_document(path: Path, text: str, open_texts: dict[str, str], slicer=None) -> Checked:
+def check_document(path: Path, text: str, open_texts: dict[str, str], slicer=None, checkpoints=None) -> Checked:
     """The findings `icelint check --stdin-filename PATH` reports for `text` (the buffer of `path`),
     with `open_texts` (absolute path → unsaved text) standing in for the other files on disk.
+    `checkpoints` (`run.checkpoint.Checkpoints`, one per server): the check goes on from the
+    state an earlier one reached after the same files.
     An input error (a broken configuration, a missing migrations folder) comes back as one line."""
     try:
         cfg = config_for(path)
@@ -54,10 +58,10 @@ def check_document(path: Path, text: str, open_texts: dict[str, str], slicer=Non
             for p in blank:
                 for key in _spellings(p):
                     sliced[key] = ""
-            report = engine_report(cfg, path, text, sliced)
+            report = engine_report(cfg, path, text, sliced, checkpoints)
             if not slicer.needs_whole_folder(report):
                 return _checked(report, cfg, sliced=True)
-        report = engine_report(cfg, path, text, texts)
+        report = engine_report(cfg, path, text, texts, checkpoints)
     except InputError as e:
         return Checked(None, error=str(e))
     return _checked(report, cfg)
@@ -99,14 +103,15 @@ def display_name(path: Path) -> str:
     return rel if not rel.startswith("..") and not os.path.isabs(rel) else str(path)
 
 
-def engine_report(cfg, path: Path, text: str, texts: dict[str, str]):
+def engine_report(cfg, path: Path, text: str, texts: dict[str, str], checkpoints=None):
     """The one call into the engine: `icelint.engine.run` with the buffer as the input under the name
     findings give it, and `texts` (path as the plan spells it → text: the other unsaved buffers)
     standing in for those files without being reported on. Each statement's position is recorded
     (where a suppression comment goes)."""
     from icelint.engine import CheckRequest, run
 
-    return run(CheckRequest(texts={display_name(path): text}, context_texts=texts, config=cfg, positions=True))
+    return run(CheckRequest(texts={display_name(path): text}, context_texts=texts, config=cfg, positions=True,
+                            checkpoints=checkpoints))
 
 
 def _spellings(p: Path) -> list[str]:

@@ -73,25 +73,21 @@ def first_keyword(sql: object) -> str:
 StatesOf = Callable[[Sequence[str]], "tuple[dict[str, Any], dict[str, str]]"]
 
 
-def lint_sources(sources: Sequence[SourceFile], cfg: Any, states_of: StatesOf) -> list[Finding]:
-    """What `icelint check` reports for `sources` (in order, one migration) replayed over the states
-    that `states_of(table names the SQL references)` gives: `({key: sources.LoadedState}, {key:
-    where it was asked and is absent})`. The configuration's rules, severities, per-file ignores and
-    `vars` apply, inline suppressions too; the data counts of each state are read when a finding asks.
+def lint_sources(sources: Sequence[SourceFile], cfg: Any, states_of: StatesOf,
+                 history: Sequence[SourceFile] = ()) -> list[Finding]:
+    """What `icelint check` reports for `sources` (in order, one migration), after the statements of
+    `history` (already run, not reported on), all replayed over the states that `states_of(table
+    names the SQL references)` gives: `({key: sources.LoadedState}, {key: where it was asked and is
+    absent})`. The configuration's rules, severities, per-file ignores and `vars` apply, inline
+    suppressions too; the data counts of each state are read when a finding asks.
 
-    The guard's one call into the linter: the place to re-point when the engine entry changes."""
-    from icelint.engine import placeholders
-    from icelint.fixes.apply import adapt
-    from icelint.engine.pipeline import parse_sources, replay
-    from icelint.sources.table_stats import StatsProvider
+    The guard's one call into the linter: `icelint.engine.run`, with the statements as one batch
+    (`CheckRequest.batch`) and the session's states (`CheckRequest.live`)."""
+    from icelint.engine import CheckRequest, run
 
-    subst, maps = placeholders.prepare(sources, dict(cfg.vars))
-    parsed = parse_sources(subst)
-    states, absent = states_of(parsed.referenced_tables)
-    run = replay(parsed, {k: s.metadata for k, s in states.items()}, catalog_kind=cfg.catalog_kind)
-    run.result.absent, run.result.stats = dict(absent), StatsProvider(states)
-    outcome = placeholders.lint(run, cfg.rules(), maps, cfg)
-    return adapt(outcome.findings, {s.path: s.text for s in sources}, maps)
+    report = run(CheckRequest(texts={s.path: s.text for s in sources}, context_texts={s.path: s.text for s in history},
+                              config=cfg, batch=True, live=states_of))
+    return report.findings
 
 
 # ---------------------------------------------------------------------------- the guard
@@ -172,8 +168,8 @@ class Guard:
         with self._lock:
             where = _label(len(self._history) + 1, caller)
             history = [SourceFile(w, text) for w, text in self._history]
-            found = lint_sources([*history, SourceFile(where, statement)], self.config, self._block_states)
-        return self._judge([f for f in found if f.path == where], statement)
+            found = lint_sources([SourceFile(where, statement)], self.config, self._block_states, history)
+        return self._judge(found, statement)
 
     def record(self, statement: str, caller: str = "") -> None:
         """Add a statement Spark ran to the history of the later checks."""

@@ -8,7 +8,9 @@ handed on by `join`). Nothing is kept in a module: a run's tables go with its ve
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, TypeVar
+
+from icelint.util.lazy import cached_property
 
 T = TypeVar("T")
 
@@ -40,7 +42,7 @@ def _pop_built(schema: Any, name: str) -> Any:
     return hit[1]
 
 
-class lookup_table(Generic[T]):  # noqa: N801 - used like cached_property
+class lookup_table(cached_property[T]):  # noqa: N801 - used like cached_property
     """A lookup table of a schema (name or id → field), built on demand and kept in a small LRU.
 
     The replay makes one schema version per statement and moves the tables of the current one to
@@ -50,14 +52,6 @@ class lookup_table(Generic[T]):  # noqa: N801 - used like cached_property
     the versions `carry_indexes` joins), not on every version: one per version of a 5,000-column
     table would be most of a long replay's memory.
     """
-
-    def __init__(self, func: Callable[[Any], T]) -> None:
-        self.func = func
-        self.name = func.__name__
-        self.__doc__ = func.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:

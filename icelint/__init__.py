@@ -7,10 +7,12 @@ imported on first use, so `import icelint` stays cheap.
 
 from __future__ import annotations
 
-from icelint.version import __version__  # noqa: F401 - icelint.__version__
-
 
 def __getattr__(name: str) -> object:  # no import here: icelint._start must come first (Ctrl-C)
+    if name == "__version__":
+        from icelint.version import __version__
+
+        return __version__
     if name == "lint":
         from icelint.api import lint
 

@@ -12,8 +12,8 @@ tokenizer and icelint's own modules make a few hundred classes and modules, and 
 passes over them cost about 10 ms of every run's start-up.
 """
 
-import os
-import signal
+import os  # already imported by Python's own start-up: no code runs here
+import _signal  # the C module under `signal`: importing `signal` runs Python code (its enums) that Ctrl-C could interrupt
 
 
 def interrupted(signum, frame) -> None:
@@ -24,8 +24,8 @@ def interrupted(signum, frame) -> None:
         os._exit(130)
 
 
-if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when SIGINT is ignored (`nohup`, `&`)
-    signal.signal(signal.SIGINT, interrupted)
+if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not when SIGINT is ignored (`nohup`, `&`)
+    _signal.signal(_signal.SIGINT, interrupted)
 
 import gc  # after the handler: nothing before it may be interrupted loudly
 

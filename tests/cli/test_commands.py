@@ -59,6 +59,27 @@ def put(dst: Path, name: str, sql: str) -> Path:
     return p
 
 
+def on_pty(args: list[str], cwd: Path, **env: str) -> tuple[int, str]:
+    import pty
+
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "icelint", *args], cwd=cwd, stdout=slave, stderr=slave,
+                         env=_env(TERM="xterm-256color", **env))
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    p.wait(timeout=60)
+    os.close(master)
+    return p.returncode, b"".join(chunks).decode("utf-8", "replace")
+
+
 CLEAN = "CREATE TABLE db.t (id bigint NOT NULL, name string) USING iceberg;\nALTER TABLE db.t ADD COLUMN email string;\n"
 ERROR = (
     "CREATE TABLE db.events (id bigint NOT NULL, payload string) USING iceberg;\n"
@@ -272,25 +293,9 @@ def test_text_has_no_colour_when_piped(work: Path) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
 def test_text_has_colour_on_a_terminal(work: Path) -> None:
-    import pty
-
     put(work, "m.sql", ERROR)
-    master, slave = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "icelint", "check", "m.sql"], cwd=work, stdout=slave, stderr=slave, env=_env(TERM="xterm-256color"))
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    p.wait(timeout=60)
-    os.close(master)
-    out = b"".join(chunks).decode("utf-8", "replace")
-    assert p.returncode == 1
+    code, out = on_pty(["check", "m.sql"], work)
+    assert code == 1
     assert "\x1b[" in out and "ICE001" in out
 
 

@@ -14,31 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_commands import CLEAN, ERROR, INFO_ONLY, REPLAY, WARNING_ONLY, _env, put, run
+from tests.cli.test_commands import CLEAN, ERROR, INFO_ONLY, REPLAY, WARNING_ONLY, _env, on_pty, put, run
 
 ESC = "\x1b["
 OSC8 = "\x1b]8;"
-
-
-def on_pty(args: list[str], cwd: Path, **env: str) -> tuple[int, str]:
-    import pty
-
-    master, slave = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "icelint", *args], cwd=cwd, stdout=slave, stderr=slave,
-                         env=_env(TERM="xterm-256color", **env))
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    p.wait(timeout=60)
-    os.close(master)
-    return p.returncode, b"".join(chunks).decode("utf-8", "replace")
 
 
 # --------------------------------------------------------------------------- colour

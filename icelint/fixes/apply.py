@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 from icelint.values.findings import Finding
 from icelint.values.fix import Applicability, Edit, Fix, apply_fixes

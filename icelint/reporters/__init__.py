@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import IO, Callable
 
 from icelint.reporters.report import Report  # noqa: F401 - the value every reporter renders

@@ -6,7 +6,6 @@ working directory."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest

@@ -275,7 +275,7 @@ def test_python_fixes_make_the_same_sql_as_the_sql_fixes(case: Case, style: str,
             continue
         sql_fix = sql_fixes[key]
         assert f.fix.applicability is sql_fix.applicability
-        py_text, sql_text = py_index.text, sql_index.text
+        py_text = py_index.text
         new_py = _fixed(py_text, [{"start": e.start, "end": e.end, "content": e.content} for e in f.fix.edits])
         # the .sql fix, made an edit of the SQL extracted from the .py file
         extracted, m = embedded.extract(new_name, py_text)

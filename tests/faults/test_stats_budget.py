@@ -42,7 +42,7 @@ def _remote_metadata(tmp_path: Path) -> Path:
 def hanging(monkeypatch) -> _Hanging:
     import pyiceberg.manifest  # loaded now: the budget is then spent waiting on the FileIO
     import pyiceberg.schema
-    import pyiceberg.table.metadata
+    import pyiceberg.table.metadata  # noqa: F401 - loaded now, as the two above
 
     from icelint.sources import remote
 

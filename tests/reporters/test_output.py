@@ -5,7 +5,6 @@ the package, and shell completion."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET

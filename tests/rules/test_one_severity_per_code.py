@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-import pytest
 
 from icelint.engine import suppress
 from icelint.values.findings import Severity

@@ -7,7 +7,6 @@ import re
 import pytest
 
 from icelint.values.findings import Severity
-from icelint.engine import suppress
 from icelint.engine.pipeline import replay_text
 from icelint.rules import ALL_RULES
 from icelint.rules.kit.base import Rule

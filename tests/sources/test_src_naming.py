@@ -4,7 +4,6 @@ table's state applied silently."""
 
 from __future__ import annotations
 
-import os
 
 import json
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from icelint.sources.naming import location_name
 
 from .conftest import FIX
-from .helpers import icelint, one_error_line
+from .helpers import icelint
 
 EVENTS = FIX / "warehouse/db/events/metadata/v3.metadata.json"  # columns include `payload`; holds data
 DROP = "ALTER TABLE {t} DROP COLUMN payload;\n"  # ICE011 when the state of db.events is applied

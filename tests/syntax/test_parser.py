@@ -36,7 +36,6 @@ from icelint.syntax.ast import (
     SetConfig,
     SetIdentifierFields,
     SetLocation,
-    SetProperties,
     SortTerm,
     SqlField,
     SqlType,

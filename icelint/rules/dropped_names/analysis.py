@@ -126,6 +126,13 @@ def span_for(ctx: RuleContext, path: tuple[str, ...]):
     return sp or ctx.step.span
 
 
+def readd_finding(ctx: RuleContext, rule: Rule, r: Readd, message: str, column: str, impact=None) -> Finding:
+    """The finding of a re-use of a freed name: at the re-used name, with its help and fix."""
+    help_ = readd_help(ctx, r)
+    return ctx.finding(rule, message, help_.text, span=span_for(ctx, r.path), column=column, field_id=r.field_id, impact=impact,
+                       fix=readd_fix(ctx, r, help_))
+
+
 def readd_help(ctx: RuleContext, r: Readd) -> Proposed:
     """The help of a re-use of a freed name (its `.text`), with the SQL it proposes for the fix."""
     if r.replacing:

@@ -66,7 +66,7 @@ from typing import Iterator
 from icelint.values.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
-from icelint.rules.dropped_names.analysis import DATA, readd_fix, readd_help, readds, replace_finding, span_for
+from icelint.rules.dropped_names.analysis import DATA, readd_finding, readds, replace_finding
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -101,11 +101,7 @@ def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
                 f"it since, so every existing row reads NULL in `{dotted}` (field id {old.field_id}'s values stay "
                 f"visible only to time travel); {why}"
             )
-        span = span_for(ctx, r.path)
-        help_ = readd_help(ctx, r)
-        yield ctx.finding(
-            RULE, msg, help_.text, span=span, column=dotted, field_id=r.field_id, impact=r.impact, fix=readd_fix(ctx, r, help_)
-        )
+        yield readd_finding(ctx, RULE, r, msg, dotted, impact=r.impact)
 
 
 RULE = Rule("ICE001", "drop-then-add", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

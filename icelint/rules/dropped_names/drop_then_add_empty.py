@@ -45,7 +45,7 @@ from typing import Iterator
 from icelint.values.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
-from icelint.rules.dropped_names.analysis import DATA, EMPTY, readd_fix, readd_help, readds, replace_finding, span_for
+from icelint.rules.dropped_names.analysis import DATA, EMPTY, readd_finding, readds, replace_finding
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -72,11 +72,7 @@ def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
             f"{old.field_id} (dropped {old.where}); nothing is lost now, because {because}, but against a "
             f"table with {rows} the same statements would make every existing row read NULL in `{dotted}`"
         )
-        span = span_for(ctx, r.path)
-        help_ = readd_help(ctx, r)
-        yield ctx.finding(
-            RULE, msg, help_.text, span=span, column=dotted, field_id=r.field_id, impact=r.impact, fix=readd_fix(ctx, r, help_)
-        )
+        yield readd_finding(ctx, RULE, r, msg, dotted, impact=r.impact)
 
 
 RULE = Rule("ICE015", "drop-then-add-empty", Severity.WARNING, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

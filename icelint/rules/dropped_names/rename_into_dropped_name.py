@@ -50,7 +50,7 @@ from typing import Iterator
 from icelint.values.findings import Finding, Severity
 from icelint.model.data import describe
 from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
-from icelint.rules.dropped_names.analysis import RENAME, readd_fix, readd_help, readds, span_for, was_carried
+from icelint.rules.dropped_names.analysis import RENAME, readd_finding, readds, was_carried
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -70,9 +70,7 @@ def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
             f"field id {r.field_id}'s values instead, and field id {old.field_id}'s values stay visible only to time "
             f"travel ({describe(ctx.after)})"
         )
-        help_ = readd_help(ctx, r)
-        fix = readd_fix(ctx, r, help_)
-        yield ctx.finding(RULE, msg, help_.text, span=span_for(ctx, r.path), column=dotted, field_id=r.field_id, fix=fix)
+        yield readd_finding(ctx, RULE, r, msg, dotted)
 
 
 RULE = Rule("ICE016", "rename-into-dropped-name", Severity.ERROR, check, __doc__, triggers=frozenset({SCHEMA_CHANGED}))

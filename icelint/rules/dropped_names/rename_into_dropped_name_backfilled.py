@@ -60,7 +60,7 @@ from typing import Iterator
 
 from icelint.values.findings import Finding, Severity
 from icelint.rules.kit.base import SCHEMA_CHANGED, Rule, RuleContext
-from icelint.rules.dropped_names.analysis import RENAME, readd_fix, readd_help, readds, span_for, was_carried
+from icelint.rules.dropped_names.analysis import RENAME, readd_finding, readds, was_carried
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -79,9 +79,7 @@ def _check(ctx: RuleContext, found: list) -> Iterator[Finding]:
             f"{old.field_id} (dropped {old.where}) whose values were copied into it: current readers of `{dotted}` keep "
             f"them, but time travel to snapshots before the copy reads field id {old.field_id} under that name"
         )
-        help_ = readd_help(ctx, r)
-        fix = readd_fix(ctx, r, help_)
-        yield ctx.finding(RULE, msg, help_.text, span=span_for(ctx, r.path), column=dotted, field_id=r.field_id, fix=fix)
+        yield readd_finding(ctx, RULE, r, msg, dotted)
 
 
 RULE = Rule(

@@ -14,7 +14,8 @@ FILE_NAMES = ("icelint.toml", FILE_NAME)  # in one folder, icelint.toml first
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest `icelint.toml` / `pyproject.toml` with a `[tool.icelint]` table, from `start` up to the root."""
+    """The nearest `icelint.toml` / `pyproject.toml` with a `[tool.icelint]` table, from `start` up to the root
+    (a `pyproject.toml` without one is another tool's, and skipped; an `icelint.toml` without one is an error)."""
     for d in (start, *start.parents):
         for name in FILE_NAMES:
             candidate = d / name
@@ -26,6 +27,8 @@ def find_config(start: Path) -> Path | None:
                 data = _read_toml(candidate)
                 if isinstance(data.get("tool"), dict) and "icelint" in data["tool"]:
                     return candidate
+                if name != FILE_NAME:  # icelint's own file: its keys are never silently left unread
+                    raise ConfigError(f"{candidate}: no [tool.icelint] table (an icelint.toml holds its keys under [tool.icelint])")
     return None
 
 

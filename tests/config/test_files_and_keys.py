@@ -82,6 +82,13 @@ def test_explicit_config_file(project: Path) -> None:
     assert codes(r) == [("ICE001", "V3__readd.sql", 1)]
 
 
+def test_an_icelint_toml_without_its_table_is_an_error_naming_it(project: Path) -> None:
+    write(project, "migrations/icelint.toml", 'select = ["ICE001"]\n')  # keys at the top level: never silently unread
+    r = run(project, "migrations")
+    assert r.code == 2 and "Traceback" not in r.err
+    assert r.err.strip().splitlines() == [r.err.strip()] and "icelint.toml: no [tool.icelint] table" in r.err
+
+
 def test_show_config_prints_the_effective_configuration(project: Path) -> None:
     config(project, 'migrations = "migrations"\nselect = ["drop-then-add", "ICE011"]\nfail-on = "warning"\n'
                     'catalog = "prod"\nmetadata = { "db.events" = "snap/e.json" }\n'
